@@ -1,0 +1,13 @@
+/**
+ * The one list of hosts. Adding a host is one file in `hosts/cli/`, `hosts/web/` or `hosts/desktop/` plus one
+ * line here; every tier is parametrised over this list.
+ *
+ * @module
+ */
+import type { HostEntry } from "../src/host.ts";
+
+/** Every built-in host, in listing order. */
+export const HOSTS: readonly HostEntry[] = [];
+
+/** Hosts a plain `conformance run` uses when none is named. */
+export const DEFAULT_HOSTS: readonly string[] = ["fake", "fake-minimal", "reference"];

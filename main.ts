@@ -1,0 +1,3 @@
+// The `conformance` command. Filled in by the foundation work.
+console.error("conformance: not built yet");
+Deno.exit(3);

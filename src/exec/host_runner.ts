@@ -1,0 +1,99 @@
+/**
+ * The agent-CLI host contract: what a host runner declares and builds. The executor and the tiers see hosts
+ * only through these types; concrete runners live in `hosts/cli/`.
+ *
+ * @module
+ */
+
+/** What an invocation actually honours. Every flag is an argv fact checked by the capability tier. */
+export interface HostCapabilities {
+  readonly streaming: boolean;
+  readonly permissionSkip: boolean;
+  readonly agentSelect: boolean;
+  readonly toolAllowlist: boolean;
+  readonly structuredOutput: boolean;
+  readonly workspaceSandboxed: boolean;
+}
+
+/** Names of the capability flags, in report order. */
+export const CAPABILITY_FLAGS = [
+  "streaming",
+  "permissionSkip",
+  "agentSelect",
+  "toolAllowlist",
+  "structuredOutput",
+  "workspaceSandboxed",
+] as const satisfies readonly (keyof HostCapabilities)[];
+
+/** A capability set with every flag false. */
+export const NO_CAPABILITIES: HostCapabilities = Object.freeze({
+  streaming: false,
+  permissionSkip: false,
+  agentSelect: false,
+  toolAllowlist: false,
+  structuredOutput: false,
+  workspaceSandboxed: false,
+});
+
+/** One fully built command line for a host. Immutable. */
+export interface HostInvocation {
+  readonly binary: string;
+  readonly args: readonly string[];
+  /** Extra environment merged over the projected parent environment. */
+  readonly env: Readonly<Record<string, string>>;
+  readonly capabilities: HostCapabilities;
+  /** Temporary files or folders removed after the run, whatever its outcome. */
+  readonly cleanupPaths: readonly string[];
+  /** Parent variables the child may see (deny-by-default projection). */
+  readonly envAllow: readonly string[];
+  readonly cwd?: string;
+}
+
+/** The ways an orchestrator drives a host. */
+export const GOLDEN_PATHS = ["streaming", "blocking-json", "resume", "detached", "version-check"] as const;
+
+/** One of {@linkcode GOLDEN_PATHS}, or a user-defined path from the config file. */
+export type GoldenPath = typeof GOLDEN_PATHS[number] | (string & Record<never, never>);
+
+/** What the caller wants from one invocation; a runner maps it to argv and reports what it had to drop. */
+export interface InvocationRequest {
+  readonly prompt: string;
+  readonly workingDir?: string;
+  readonly model?: string;
+  readonly agent?: string;
+  readonly tools?: readonly string[];
+  /** Inline JSON schema for structured output (blocking JSON path). */
+  readonly jsonSchema?: string;
+  readonly workspaceRoot?: string;
+}
+
+/** How a host's stream starts and ends. */
+export interface StreamShape {
+  /** `required`: the host sends an init event first; `synthetic`: the normaliser invents one; `none`. */
+  readonly init: "required" | "synthetic" | "none";
+  /** `event`: a terminal event ends the stream (the executor stops reading there); `eof`: EOF does. */
+  readonly terminal: "event" | "eof";
+}
+
+/**
+ * One agent-CLI host: how to find it, how to build its command lines, what its stream looks like.
+ * Concrete runners live in `hosts/cli/`; the executor and tiers see only this interface.
+ */
+export interface HostRunner {
+  /** Registry id, e.g. `claude-code`. */
+  readonly name: string;
+  /** Executable name looked up on PATH, overridable by `CONFORMANCE_<HOST>_BIN`. */
+  readonly binary: string;
+  /** Normaliser dialect id (`claude`, `codex`, `gemini`, …). */
+  readonly dialect: string;
+  readonly capabilities: HostCapabilities;
+  readonly streamShape: StreamShape;
+  /** Golden paths the host supports at all; others are reported as SKIP with `unsupportedReason`. */
+  readonly goldenPaths: readonly GoldenPath[];
+  /** Set when the runner is a stub that cannot build invocations, with the reason. */
+  readonly stub?: string;
+  /** Resolves the binary to run, or `null` when it is absent. */
+  detect(): Promise<string | null>;
+  /** Builds the invocation for one golden path. */
+  build(path: GoldenPath, request: InvocationRequest): HostInvocation;
+}

@@ -1,0 +1,40 @@
+/**
+ * Registry entries: the typed descriptor of every host the harness knows. `hosts/registry.ts` is the one list
+ * of them; suites, `list hosts` and the board read only this shape.
+ *
+ * @module
+ */
+import type { HostRunner } from "./exec/host_runner.ts";
+import type { Host } from "./runner/host.ts";
+
+/** Where a host runs: a subprocess CLI, a web product in a browser, or a desktop app over CDP. */
+export type HostKind = "cli" | "web" | "desktop";
+
+interface HostEntryBase {
+  /** Registry id as typed on the command line, e.g. `gemini`, `reference:loose-csp`. */
+  readonly id: string;
+  readonly kind: HostKind;
+  /** One line for `conformance list hosts`. */
+  readonly summary: string;
+  /** Test-only hosts (the fakes, broken reference variants) are left off the markdown board. */
+  readonly testOnly?: boolean;
+  /** Capability names for listing. */
+  readonly capabilities: readonly string[];
+}
+
+/** A coding-agent CLI host. */
+export interface CliHostEntry extends HostEntryBase {
+  readonly kind: "cli";
+  readonly runner: HostRunner;
+}
+
+/** An MCP Apps host (web or desktop). */
+export interface AppsHostEntry extends HostEntryBase {
+  readonly kind: "web" | "desktop";
+  /** Real products only run with `--live`; the reason they need it. */
+  readonly requiresLive?: string;
+  create(): Host;
+}
+
+/** Any registry entry. */
+export type HostEntry = CliHostEntry | AppsHostEntry;

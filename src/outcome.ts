@@ -1,0 +1,124 @@
+/**
+ * The outcome model: what a single conformance test can end as, and how a result compares with what was
+ * expected of the host.
+ *
+ * - `PASS`: the obligation holds.
+ * - `FAIL`: a MUST is broken (or a prerequisite the host claimed to have is missing: "not testable: …").
+ * - `WARN`: a SHOULD is broken.
+ * - `SKIP`: the test could not apply (capability unsupported, binary absent, stub host, live tier off); always
+ *   with a reason.
+ * - `TIMEOUT`: the host did not finish within the test's time limit.
+ * - `ERROR`: the harness itself failed; never blamed on the host.
+ *
+ * @module
+ */
+
+/** Every status a result can have, in board order. */
+export const STATUSES = ["PASS", "FAIL", "WARN", "SKIP", "TIMEOUT", "ERROR"] as const;
+
+/** One of {@linkcode STATUSES}. */
+export type Status = typeof STATUSES[number];
+
+/** Whether `value` is a {@linkcode Status}. */
+export function isStatus(value: unknown): value is Status {
+  return typeof value === "string" && (STATUSES as readonly string[]).includes(value);
+}
+
+/** What a test reports about itself; the engine adds host, test id, expectation and timing. */
+export interface Outcome {
+  status: Status;
+  /** Why: required for everything but PASS. */
+  message?: string;
+  details?: Record<string, unknown>;
+}
+
+/** One (host, test) result as it appears in every report. */
+export interface TestResult {
+  host: string;
+  test: string;
+  status: Status;
+  /** What the expectations said this host would do; `PASS` when nothing is listed. */
+  expected: Status;
+  message: string;
+  durationMs: number;
+  details: Record<string, unknown>;
+}
+
+/** A passing outcome. */
+export function pass(details?: Record<string, unknown>): Outcome {
+  return details ? { status: "PASS", details } : { status: "PASS" };
+}
+
+/** A broken MUST. */
+export function fail(message: string, details?: Record<string, unknown>): Outcome {
+  return details ? { status: "FAIL", message, details } : { status: "FAIL", message };
+}
+
+/** A broken SHOULD. */
+export function warn(message: string, details?: Record<string, unknown>): Outcome {
+  return details ? { status: "WARN", message, details } : { status: "WARN", message };
+}
+
+/** A test that could not apply, with the reason. */
+export function skip(reason: string, details?: Record<string, unknown>): Outcome {
+  return details ? { status: "SKIP", message: reason, details } : { status: "SKIP", message: reason };
+}
+
+/** Statuses that count as a failure of the host when nothing else was expected. */
+const FAILING: ReadonlySet<Status> = new Set(["FAIL", "TIMEOUT", "ERROR"]);
+
+/** Whether a status counts as a failure when the expectation is PASS. */
+export function isFailing(status: Status): boolean {
+  return FAILING.has(status);
+}
+
+/**
+ * How a result compares with its expectation.
+ *
+ * - `expected`: as expected (including SKIP and WARN when PASS was expected: neither fails a run).
+ * - `unexpected`: a failure nobody listed, or a different failure than the one listed.
+ * - `stale`: the expectation lists a failure but the test now passes; the expectation must go.
+ *
+ * @example
+ * ```ts
+ * import { compare } from "./outcome.ts";
+ * compare({ status: "PASS", expected: "FAIL" }); // "stale"
+ * ```
+ */
+export function compare(
+  result: Pick<TestResult, "status" | "expected">,
+): "expected" | "unexpected" | "stale" {
+  const { status, expected } = result;
+  if (status === expected) return "expected";
+  if (expected === "PASS") return isFailing(status) ? "unexpected" : "expected";
+  if (status === "PASS") return "stale";
+  // A listed failure whose test could not run this time says nothing either way.
+  if (status === "SKIP") return "expected";
+  return "unexpected";
+}
+
+/** Counts per status, the `summary` block of the JSON report. */
+export interface Summary {
+  passed: number;
+  failed: number;
+  warned: number;
+  skipped: number;
+  timedOut: number;
+  errored: number;
+}
+
+const SUMMARY_KEY: Record<Status, keyof Summary> = {
+  PASS: "passed",
+  FAIL: "failed",
+  WARN: "warned",
+  SKIP: "skipped",
+  TIMEOUT: "timedOut",
+  ERROR: "errored",
+};
+
+/** Tallies results by status. */
+export function summarize(results: Iterable<Pick<TestResult, "status">>): Summary {
+  const summary: Summary = { passed: 0, failed: 0, warned: 0, skipped: 0, timedOut: 0, errored: 0 };
+  for (const result of results) summary[SUMMARY_KEY[result.status]]++;
+  return summary;
+}

@@ -1,0 +1,54 @@
+/**
+ * How suites plug into a run. A {@linkcode SuiteDriver} lists the tests that apply to a host and runs a
+ * selection of them, reporting each outcome through a {@linkcode ResultSink}. The engine plans, shards,
+ * filters and applies expectations; drivers only run tests.
+ *
+ * @module
+ */
+import type { HostEntry } from "./host.ts";
+import type { Outcome } from "./outcome.ts";
+
+/** The two test families. */
+export type SuiteId = "cli" | "apps";
+
+/** One test as planned: its id follows DESIGN.md ("cli/<tier>/<name>", "apps/<area>/<name>"). */
+export interface TestCase {
+  readonly id: string;
+  /** A human title for reports; defaults to the id. */
+  readonly title?: string;
+}
+
+/** The tier (or area) of a test id: its second segment. */
+export function tierOf(testId: string): string {
+  return testId.split("/")[1] ?? "";
+}
+
+/** Run-wide settings every driver sees. */
+export interface RunSettings {
+  readonly live: boolean;
+  readonly mockModel: boolean;
+  readonly timeoutMultiplier: number;
+  readonly headful: boolean;
+  readonly trace: "on" | "off" | "on-failure";
+  /** Report folder for artifacts (screenshots, traces), or `null`. */
+  readonly outDir: string | null;
+  /** Aborted on Ctrl-C / SIGTERM: drivers stop their hosts and return promptly. */
+  readonly signal: AbortSignal;
+}
+
+/** Where a driver sends each outcome, and what it is working on (for the progress line). */
+export interface ResultSink {
+  started(host: string, test: string): void;
+  finished(host: string, test: string, outcome: Outcome, durationMs: number): void;
+}
+
+/** One suite's entry point. */
+export interface SuiteDriver {
+  readonly id: SuiteId;
+  /** Whether this suite has tests for the host. */
+  accepts(entry: HostEntry): boolean;
+  /** Every test of this suite for the host, in run order. Must be deterministic and cheap. */
+  list(entry: HostEntry, settings: Pick<RunSettings, "live" | "mockModel">): TestCase[];
+  /** Runs the given tests (a subset of `list`), reporting every one of them through `sink`. */
+  run(entry: HostEntry, tests: readonly TestCase[], settings: RunSettings, sink: ResultSink): Promise<void>;
+}

@@ -1,0 +1,9 @@
+/**
+ * Suite wiring: every {@linkcode SuiteDriver} a run can use.
+ *
+ * @module
+ */
+import type { SuiteDriver } from "../src/suite.ts";
+
+/** All suites, in run order. */
+export const SUITES: readonly SuiteDriver[] = [];
