@@ -1,0 +1,278 @@
+/**
+ * The capability protocol: the one contract between the in-iframe MCP Apps suite (`suite/apps/`, bundled into
+ * the app View) and the Runner (`src/runner/`), which drives the host page from outside the browser.
+ *
+ * The suite pulls and the Runner polls. A test that needs the host to do something physical (a real click, a
+ * theme switch, a look at the host's DOM) parks one {@linkcode CapabilityRequest} in the single pending slot
+ * of {@linkcode InIframeChannel}; the Runner sees it in {@linkcode SuitePoll}, services it against its
+ * `Host`, and answers with {@linkcode CapabilityResult} through `resolve`.
+ *
+ * Wire-compatible with the public upstream proposal (modelcontextprotocol/ext-apps PR #726): the same channel
+ * name, method names, statuses, clauses, vantages and request kinds. Everything this file adds is optional on
+ * the wire (`requestSeq`, `progress`, `launcher`, `draft`, the local-only request kinds), so an upstream
+ * Runner can drive this suite and this Runner can drive an upstream suite.
+ *
+ * Pure types and tiny pure helpers only: importable from the browser bundle and from Deno alike.
+ *
+ * @module
+ */
+
+/** The verdict of one in-view test, as it crosses the wire (upstream statuses). */
+export type SuiteStatus = "PASS" | "FAIL" | "TIMEOUT" | "SKIP" | "NOTRUN";
+
+/** Every {@linkcode SuiteStatus}. */
+export const SUITE_STATUSES: readonly SuiteStatus[] = ["PASS", "FAIL", "TIMEOUT", "SKIP", "NOTRUN"];
+
+/** The spec keyword a test checks. It decides what a failed check means (see {@linkcode outcomeStatusOf}). */
+export type Clause = "MUST" | "MUST NOT" | "SHOULD" | "SHOULD NOT" | "MAY" | "REQUIRED";
+
+/** Where an obligation is observable: inside the View, on the host surface, or at the MCP server. */
+export type Vantage = "in-view" | "host" | "server";
+
+/** The launcher tools; each renders the suite under a different resource (and so a different CSP). */
+export type LauncherName = "run_conformance" | "run_conformance_nocsp" | "run_conformance_precedence";
+
+/** A test as the suite lists it (upstream `TestMeta`, plus optional extras). */
+export interface TestMeta {
+  /** `<area>/<name>`, e.g. `visibility/app-tool-hidden`; the run reports it as `apps/<area>/<name>`. */
+  id: string;
+  name: string;
+  vantage: Vantage;
+  /** Needs the Runner (a click, a dialog, a theme switch…); runs after the automatic tests. */
+  manual: boolean;
+  clause?: Clause;
+  /** What the verdict does not cover, shown next to it in reports. */
+  caveat?: string;
+  /** The launcher whose render runs this test; `run_conformance` when absent. */
+  launcher?: LauncherName;
+  /** Rests on draft spec text (SEP-1865), not the stable 2026-01-26 specification. */
+  draft?: boolean;
+  /** The suite's own deadline for the test, in milliseconds. */
+  timeoutMs?: number;
+}
+
+/** One test's result as the suite reports it (upstream `SubtestResult`). */
+export interface SubtestResult {
+  id: string;
+  name: string;
+  status: SuiteStatus;
+  vantage: Vantage;
+  manual: boolean;
+  clause?: Clause;
+  caveat?: string;
+  /** Why: set for everything but PASS, and for informational passes. */
+  message?: string;
+  /** What was observed, for the report's details. JSON-serialisable. */
+  value?: unknown;
+  durationMs: number;
+}
+
+/** The dialogs `confirmDialog` can accept. `link` is this project's alias of `checkLinkOpen`. */
+export type DialogKind = "download" | "sampling" | "link";
+
+/**
+ * One thing a host can physically do, requested by a test. The first nine kinds are upstream's; the last three
+ * are hooks only the local reference host offers (real hosts answer `unsupported`, which SKIPs the test).
+ */
+export type CapabilityRequest =
+  /** A real, user-activating click on the View's `data-testid="conformance-trigger"` button. */
+  | { kind: "clickTrigger"; commitDraftedMessage?: boolean }
+  /** Accept a host-native permission dialog raised by the triggered action. */
+  | { kind: "confirmDialog"; dialog: DialogKind; url?: string }
+  /** Verify that a `ui/open-link` opened this URL (a new tab), accepting a consent dialog if one shows. */
+  | { kind: "checkLinkOpen"; url: string }
+  /** Poll the host conversation for a marker until the deadline; value: {@linkcode ConversationMatch}. */
+  | { kind: "conversationContains"; marker: string; timeoutMs: number }
+  /** Switch the host's theme (a browser host emulates the OS colour scheme). */
+  | { kind: "toggleTheme"; to: "light" | "dark" }
+  /** The tool names the model can see; value: {@linkcode ModelToolList}. */
+  | { kind: "readModelToolList" }
+  /** The host page's iframe attributes, which the View cannot see about itself; value: {@linkcode FrameInspection}. */
+  | { kind: "inspectFrame" }
+  /** Scan the host's browser console for a line matching `pattern` (a RegExp source); value: {@linkcode ConsoleMatch}. */
+  | { kind: "readConsole"; pattern: string; timeoutMs: number }
+  /** Per-manual-test isolation, sent by the suite before each manual test (never by test authors). */
+  | { kind: "resetIsolation" }
+  /** Local only: the host tears the View down (`ui/resource-teardown`, then removal). */
+  | { kind: "triggerTeardown"; reason?: string }
+  /** Local only: the host cancels the launching tool call (`ui/notifications/tool-cancelled`). */
+  | { kind: "cancelTool"; reason?: string }
+  /** Local only: the host sends these `tool-input-partial` argument snapshots, in order. */
+  | { kind: "streamPartialInput"; arguments: Record<string, unknown>[] };
+
+/** Every request kind, in declaration order. */
+export const CAPABILITY_KINDS = [
+  "clickTrigger",
+  "confirmDialog",
+  "checkLinkOpen",
+  "conversationContains",
+  "toggleTheme",
+  "readModelToolList",
+  "inspectFrame",
+  "readConsole",
+  "resetIsolation",
+  "triggerTeardown",
+  "cancelTool",
+  "streamPartialInput",
+] as const satisfies readonly CapabilityRequest["kind"][];
+
+/** One of {@linkcode CAPABILITY_KINDS}. */
+export type CapabilityKind = CapabilityRequest["kind"];
+
+/** The Runner's answer to one request. `unsupported` means the host cannot do it at all. */
+export interface CapabilityResult {
+  ok: boolean;
+  value?: unknown;
+  error?: string;
+  unsupported?: boolean;
+}
+
+/** The `value` of a `conversationContains` answer. */
+export interface ConversationMatch {
+  found: boolean;
+  /** The role of the matching turn, when the host shows one. */
+  role?: "user" | "assistant";
+  /** The matching turn's text, trimmed. */
+  text?: string;
+}
+
+/** The `value` of a `readModelToolList` answer: the tool names, from every server the host has connected. */
+export interface ModelToolList {
+  tools: string[];
+}
+
+/** The `value` of an `inspectFrame` answer, read from the host page's DOM. */
+export interface FrameInspection {
+  /** How many iframes the host page has. */
+  total: number;
+  /** How many of them carry a `sandbox` attribute. */
+  sandboxed: number;
+  /** The `sandbox` attribute of the outermost app frame, or `null` when absent. */
+  firstSandbox: string | null;
+  /** The `allow` attribute of the outermost app frame, or `null` when absent. */
+  allow: string | null;
+}
+
+/** The `value` of a `readConsole` answer. */
+export interface ConsoleMatch {
+  matched: boolean;
+  line?: string;
+}
+
+/** How far the suite has got, for progress lines and the stall guard. */
+export interface SuiteProgress {
+  done: number;
+  total: number;
+}
+
+/** What the Runner sees when it polls (upstream `SuitePoll`; `requestSeq` and `progress` are additive). */
+export type SuitePoll =
+  | { state: "idle" }
+  | {
+    state: "running";
+    runningId: string;
+    request: CapabilityRequest | null;
+    /** Numbers each parked request; pass it back to `resolve` so a late answer cannot hit a newer request. */
+    requestSeq?: number;
+    results: SubtestResult[];
+    progress?: SuiteProgress;
+  }
+  | { state: "done"; results: SubtestResult[] };
+
+/** Which tests `start` runs. `null` (what `frame.evaluate` makes of `undefined`) means every test. */
+export interface StartFilter {
+  manual?: boolean;
+  id?: string;
+  /** Additive: several ids, run in catalogue order. */
+  ids?: string[];
+}
+
+/** The property the suite installs on the View's `window`. */
+export const CHANNEL = "__mcpConformance" as const;
+
+/** The control seam the suite installs at `window.__mcpConformance`; the Runner calls it via `frame.evaluate`. */
+export interface InIframeChannel {
+  listTests(): TestMeta[];
+  /** Starts a run; a second call while running is ignored. Accepts `null` (see {@linkcode StartFilter}). */
+  start(filter?: StartFilter | null): void;
+  poll(): SuitePoll;
+  /** Answers the pending request. A `seq` that is not the pending request's is ignored. */
+  resolve(result: CapabilityResult, seq?: number): void;
+}
+
+/** The `data-testid` of the View's trigger button, which `clickTrigger` clicks. */
+export const TRIGGER_TEST_ID = "conformance-trigger";
+
+/** The `data-testid` of the View's "back to inline" button, which `resetIsolation` may click. */
+export const RESET_INLINE_TEST_ID = "reset-inline";
+
+/** What a failed check means per clause: MUST → FAIL, SHOULD → WARN, MAY → informational. */
+export type Severity = "fail" | "warn" | "info";
+
+/** The severity of a clause; a test without a clause counts as a MUST. */
+export function severityOf(clause: Clause | undefined): Severity {
+  switch (clause) {
+    case "SHOULD":
+    case "SHOULD NOT":
+      return "warn";
+    case "MAY":
+      return "info";
+    default:
+      return "fail";
+  }
+}
+
+/** The run's status names (mirrors `src/outcome.ts` without importing it, so the bundle stays small). */
+export type OutcomeStatus = "PASS" | "FAIL" | "WARN" | "SKIP" | "TIMEOUT" | "ERROR";
+
+/**
+ * Maps a suite result onto the run's outcome model: a failed SHOULD becomes WARN; a failed MAY is
+ * informational and becomes SKIP (the host does not offer the optional behaviour); NOTRUN is an ERROR,
+ * because the suite stopped before the test (the driver may know better and override it).
+ *
+ * @example
+ * ```ts
+ * import { outcomeStatusOf } from "./protocol.ts";
+ * outcomeStatusOf({ status: "FAIL", clause: "SHOULD" }); // "WARN"
+ * ```
+ */
+export function outcomeStatusOf(result: Pick<SubtestResult, "status" | "clause">): OutcomeStatus {
+  switch (result.status) {
+    case "PASS":
+    case "SKIP":
+    case "TIMEOUT":
+      return result.status;
+    case "NOTRUN":
+      return "ERROR";
+    case "FAIL": {
+      const severity = severityOf(result.clause);
+      return severity === "fail" ? "FAIL" : severity === "warn" ? "WARN" : "SKIP";
+    }
+  }
+}
+
+/** The run's test id for a suite test id: `apps/<area>/<name>`. */
+export function runTestId(suiteId: string): string {
+  return suiteId.startsWith("apps/") ? suiteId : `apps/${suiteId}`;
+}
+
+/** Whether a test belongs to a render of `launcher`. */
+export function runsUnder(meta: Pick<TestMeta, "launcher">, launcher: LauncherName): boolean {
+  return (meta.launcher ?? "run_conformance") === launcher;
+}
+
+/** Whether `value` looks like a {@linkcode CapabilityResult} (a Runner answer crossing `frame.evaluate`). */
+export function isCapabilityResult(value: unknown): value is CapabilityResult {
+  if (typeof value !== "object" || value === null) return false;
+  const record = value as Record<string, unknown>;
+  return typeof record.ok === "boolean" &&
+    (record.error === undefined || typeof record.error === "string") &&
+    (record.unsupported === undefined || typeof record.unsupported === "boolean");
+}
+
+/** The answer a host gives for a capability it lacks. */
+export const UNSUPPORTED: Readonly<CapabilityResult> = Object.freeze({ ok: false, unsupported: true });
+
+declare global {
+  var __mcpConformance: InIframeChannel | undefined;
+}
