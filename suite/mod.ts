@@ -4,6 +4,7 @@
  * @module
  */
 import type { SuiteDriver } from "../src/suite.ts";
+import { cliDriver } from "./cli/driver.ts";
 
 /** All suites, in run order. */
-export const SUITES: readonly SuiteDriver[] = [];
+export const SUITES: readonly SuiteDriver[] = [cliDriver];

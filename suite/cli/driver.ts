@@ -1,0 +1,123 @@
+/**
+ * The agent-CLI {@linkcode SuiteDriver}: lists the tests of every tier in {@linkcode CLI_TIERS} for a CLI host
+ * and runs a selection of them concurrently (bounded), reporting each through the sink. See `tiers.ts` for the
+ * contract a tier follows.
+ *
+ * @module
+ */
+import type { CliHostEntry, HostEntry } from "../../src/host.ts";
+import type { Outcome } from "../../src/outcome.ts";
+import type { ResultSink, RunSettings, SuiteDriver, TestCase } from "../../src/suite.ts";
+import { tierOf } from "../../src/suite.ts";
+import { CLI_TIERS, type CliTier, DEFAULT_TEST_TIMEOUT_MS } from "./tiers.ts";
+
+/** How many tests of one host run at once by default: subprocess-bound work, so more than the core count. */
+export const DEFAULT_CONCURRENCY = 12;
+
+/** Options of {@linkcode createCliDriver}. */
+export interface CliDriverOptions {
+  /** The tiers to draw tests from; {@linkcode CLI_TIERS} by default. */
+  readonly tiers?: readonly CliTier[];
+  /** Tests of one host running at once. */
+  readonly concurrency?: number;
+}
+
+/**
+ * Makes the CLI suite driver over a list of tiers.
+ *
+ * @example
+ * ```ts
+ * import { createCliDriver } from "./driver.ts";
+ * const driver = createCliDriver({ concurrency: 4 });
+ * ```
+ */
+export function createCliDriver(options: CliDriverOptions = {}): SuiteDriver {
+  const tiers = options.tiers ?? CLI_TIERS;
+  const concurrency = Math.max(1, options.concurrency ?? DEFAULT_CONCURRENCY);
+  return {
+    id: "cli",
+    accepts: (entry: HostEntry) => entry.kind === "cli",
+    list(entry, settings) {
+      if (entry.kind !== "cli") return [];
+      return tiers.flatMap((tier) => tier.list(entry, settings));
+    },
+    async run(entry, tests, settings, sink) {
+      if (entry.kind !== "cli") {
+        for (const test of tests) {
+          sink.started(entry.id, test.id);
+          sink.finished(entry.id, test.id, errorOutcome(`Host "${entry.id}" is not a CLI host`), 0);
+        }
+        return;
+      }
+      const queue = [...tests];
+      const worker = async () => {
+        for (let test = queue.shift(); test; test = queue.shift()) {
+          await runOne(entry, test, tiers, settings, sink);
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(concurrency, queue.length) }, worker));
+    },
+  };
+}
+
+/** The CLI suite driver with the default tiers. */
+export const cliDriver: SuiteDriver = createCliDriver();
+
+async function runOne(
+  entry: CliHostEntry,
+  test: TestCase,
+  tiers: readonly CliTier[],
+  settings: RunSettings,
+  sink: ResultSink,
+): Promise<void> {
+  sink.started(entry.id, test.id);
+  const started = performance.now();
+  const outcome = await outcomeOf(entry, test, tiers, settings);
+  sink.finished(entry.id, test.id, outcome, Math.round(performance.now() - started));
+}
+
+async function outcomeOf(
+  entry: CliHostEntry,
+  test: TestCase,
+  tiers: readonly CliTier[],
+  settings: RunSettings,
+): Promise<Outcome> {
+  const tier = tiers.find((candidate) => candidate.name === tierOf(test.id));
+  if (!tier) {
+    return errorOutcome(`No CLI tier runs test "${test.id}": check the tier list in suite/cli/tiers.ts`);
+  }
+  if (settings.signal.aborted) return { status: "SKIP", message: "run aborted before the test started" };
+  const timeoutMs = (tier.timeoutMs ?? DEFAULT_TEST_TIMEOUT_MS) * settings.timeoutMultiplier;
+  const controller = new AbortController();
+  const onRunAbort = () => controller.abort(settings.signal.reason);
+  settings.signal.addEventListener("abort", onRunAbort, { once: true });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<Outcome>((resolve) => {
+    timer = setTimeout(() => {
+      controller.abort(new DOMException("test deadline", "TimeoutError"));
+      resolve({ status: "TIMEOUT", message: `test did not finish within ${timeoutMs} ms` });
+    }, timeoutMs);
+  });
+  const running = tier.run(entry, test, settings, controller.signal).catch((error: unknown) =>
+    errorOutcome(`The harness failed while running "${test.id}": ${describe(error)}`)
+  );
+  try {
+    const outcome = await Promise.race([running, deadline]);
+    if (outcome.status === "TIMEOUT" && controller.signal.aborted) {
+      // Let the tier finish its cleanup (process-group kill) before the result is reported.
+      await running;
+    }
+    return outcome;
+  } finally {
+    clearTimeout(timer);
+    settings.signal.removeEventListener("abort", onRunAbort);
+  }
+}
+
+function errorOutcome(message: string): Outcome {
+  return { status: "ERROR", message };
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
