@@ -1,0 +1,86 @@
+/**
+ * What the conformance MCP server saw: the server vantage of the MCP Apps catalogue. The SDK handler builds a
+ * fresh `McpServer` per request, so the log lives with the listener, not with a server instance.
+ *
+ * @module
+ */
+
+/** One JSON-RPC message the server received. */
+export interface ServerLogEntry {
+  readonly method: string;
+  /** Milliseconds since the epoch. */
+  readonly at: number;
+  /** Tool name for `tools/call`, URI for `resources/read`. */
+  readonly target?: string;
+}
+
+/** A JSON snapshot of the log, as `conformance_server_log` returns it. */
+export interface ServerLogSnapshot {
+  /** The `capabilities` of every `initialize` request, in arrival order. */
+  readonly clientCapabilities: readonly Record<string, unknown>[];
+  /** The `clientInfo` of every `initialize` request. */
+  readonly clientInfo: readonly Record<string, unknown>[];
+  /** Every `resources/read` URI, in order. */
+  readonly resourcesRead: readonly { readonly uri: string; readonly at: number }[];
+  /** Every `tools/call`, in order. */
+  readonly toolCalls: readonly { readonly name: string; readonly at: number; readonly arguments: unknown }[];
+  /** Markers the View posted (e.g. teardown receipts), in order. */
+  readonly markers: readonly { readonly marker: string; readonly at: number }[];
+  /** Every JSON-RPC method received, in order. */
+  readonly methods: readonly ServerLogEntry[];
+}
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] extends readonly (infer U)[] ? U[] : T[K] };
+
+/** The append-only record of one server's traffic. */
+export class ServerLog {
+  readonly #data: Mutable<ServerLogSnapshot> = {
+    clientCapabilities: [],
+    clientInfo: [],
+    resourcesRead: [],
+    toolCalls: [],
+    markers: [],
+    methods: [],
+  };
+
+  /** Records one JSON-RPC message (a request or notification body element). */
+  recordMessage(message: unknown): void {
+    if (!isRecord(message) || typeof message.method !== "string") return;
+    const at = Date.now();
+    const params = isRecord(message.params) ? message.params : {};
+    const method = message.method;
+    if (method === "initialize") {
+      this.#data.clientCapabilities.push(isRecord(params.capabilities) ? params.capabilities : {});
+      this.#data.clientInfo.push(isRecord(params.clientInfo) ? params.clientInfo : {});
+    }
+    let target: string | undefined;
+    if (method === "resources/read" && typeof params.uri === "string") {
+      target = params.uri;
+      this.#data.resourcesRead.push({ uri: params.uri, at });
+    }
+    if (method === "tools/call" && typeof params.name === "string") {
+      target = params.name;
+      this.#data.toolCalls.push({ name: params.name, at, arguments: params.arguments ?? null });
+    }
+    this.#data.methods.push(target === undefined ? { method, at } : { method, at, target });
+  }
+
+  /** Records a marker the View posted through the app-only log tool. */
+  recordMarker(marker: string): void {
+    this.#data.markers.push({ marker, at: Date.now() });
+  }
+
+  /** A deep copy of everything so far. */
+  snapshot(): ServerLogSnapshot {
+    return structuredClone(this.#data);
+  }
+
+  /** Forgets everything (between independent runs on one listener). */
+  clear(): void {
+    for (const list of Object.values(this.#data)) list.length = 0;
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
