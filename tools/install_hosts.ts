@@ -1,0 +1,220 @@
+/**
+ * `deno task hosts:install`: installs the eight real agent CLIs from npm at their exact pinned versions
+ * (plus bun for omp and a Node ≥ 22.19 for kimi-code) into a cache folder outside the repository, writes one
+ * shim per CLI into `<cache>/bin`, and asserts each CLI's `--version`. Idempotent: a package already installed
+ * (its marker file present) is not touched, so a warm run takes about a second.
+ *
+ * Usage: `deno task hosts:install [--only claude-code,qwen] [--force]`
+ *
+ * @module
+ */
+import { parseArgs } from "node:util";
+import { join } from "node:path";
+import {
+  hostsCacheDir,
+  packagePrefix,
+  PINNED_HOSTS,
+  type PinnedHost,
+  type PinnedPackage,
+  type PinnedRuntime,
+  RUNTIMES,
+  shimPath,
+} from "../hosts/cli/_installed.ts";
+
+const MARKER = ".conformance-installed";
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function run(
+  cmd: string,
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string> } = {},
+) {
+  const child = new Deno.Command(cmd, {
+    args,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    ...(options.cwd ? { cwd: options.cwd } : {}),
+    ...(options.env ? { env: options.env } : {}),
+  });
+  const out = await child.output();
+  const decode = (b: Uint8Array) => new TextDecoder().decode(b);
+  return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
+}
+
+/** Installs one package at its exact version into its own prefix, unless its marker says it is there. */
+async function installPackage(
+  pkg: PinnedPackage,
+  cacheDir: string,
+  force: boolean,
+): Promise<"cached" | "installed"> {
+  const prefix = packagePrefix(pkg, cacheDir);
+  const marker = join(prefix, MARKER);
+  if (!force && await exists(marker)) return "cached";
+  await Deno.mkdir(prefix, { recursive: true });
+  // A prefix of its own with a package.json keeps npm from walking up into another project.
+  await Deno.writeTextFile(join(prefix, "package.json"), JSON.stringify({ private: true }) + "\n");
+  const result = await run("npm", [
+    "install",
+    "--no-save",
+    "--no-audit",
+    "--no-fund",
+    "--prefer-online",
+    "--loglevel=error",
+    `${pkg.name}@${pkg.version}`,
+  ], { cwd: prefix });
+  if (result.code !== 0) {
+    throw new Error(
+      `Installing "${pkg.name}@${pkg.version}" failed (npm exit ${result.code}): ${result.stderr.trim()}`,
+    );
+  }
+  const installed = JSON.parse(
+    await Deno.readTextFile(join(prefix, "node_modules", pkg.name, "package.json")),
+  ) as { version?: string };
+  if (installed.version !== pkg.version) {
+    throw new Error(
+      `npm installed "${pkg.name}@${installed.version}" instead of "${pkg.version}": clear ${prefix} and retry`,
+    );
+  }
+  await Deno.writeTextFile(marker, `${pkg.name}@${pkg.version}\n`);
+  return "installed";
+}
+
+/** Creates a runtime's PATH links (e.g. `bun` → `bun.exe`), replacing stale ones. */
+async function linkRuntime(runtime: PinnedRuntime, cacheDir: string): Promise<void> {
+  const dir = join(packagePrefix(runtime, cacheDir), runtime.bin);
+  for (const [name, target] of Object.entries(runtime.links)) {
+    const link = join(dir, name);
+    await Deno.remove(link).catch(() => {});
+    await Deno.symlink(target, link);
+  }
+}
+
+/** Writes the shim for one CLI: its runtimes first on PATH, then `exec` of the real entry point. */
+async function writeShim(pin: PinnedHost, cacheDir: string): Promise<string> {
+  const entry = join(packagePrefix(pin.pkg, cacheDir), pin.entry);
+  const pathDirs = pin.runtimes.map((r) => join(packagePrefix(RUNTIMES[r], cacheDir), RUNTIMES[r].bin));
+  const pathLine = pathDirs.length > 0 ? `PATH="${pathDirs.join(":")}:$PATH"\nexport PATH\n` : "";
+  // kimi's entry is a Node script with `#!/usr/bin/env node`: the PATH above selects the new Node.
+  const shim =
+    `#!/bin/sh\n# Written by tools/install_hosts.ts for ${pin.pkg.name}@${pin.pkg.version}\n${pathLine}` +
+    `exec "${entry}" "$@"\n`;
+  const path = shimPath(pin.binary, cacheDir);
+  await Deno.mkdir(join(cacheDir, "bin"), { recursive: true });
+  await Deno.writeTextFile(path, shim);
+  await Deno.chmod(path, 0o755);
+  return path;
+}
+
+/** Runs `<shim> --version` under a throwaway HOME and checks it names the pinned version. */
+async function assertVersion(pin: PinnedHost, shim: string): Promise<string> {
+  const home = await Deno.makeTempDir({ prefix: "conformance-version-" });
+  try {
+    const result = await run(shim, [...pin.versionArgs], {
+      cwd: home,
+      env: { HOME: home, TERM: "dumb", NO_COLOR: "1", CI: "1", XDG_CONFIG_HOME: join(home, ".config") },
+    });
+    const text = `${result.stdout}\n${result.stderr}`;
+    if (!text.includes(pin.pkg.version)) {
+      throw new Error(
+        `"${pin.binary} ${pin.versionArgs.join(" ")}" printed ${
+          JSON.stringify(text.trim().slice(0, 300))
+        }, ` +
+          `not version "${pin.pkg.version}" (exit ${result.code}): reinstall with --force`,
+      );
+    }
+    return text.trim().split("\n")[0] ?? "";
+  } finally {
+    await Deno.remove(home, { recursive: true }).catch(() => {});
+  }
+}
+
+/** Runs async jobs with at most `limit` in flight. */
+async function pool<T, R>(items: readonly T[], limit: number, job: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await job(items[index] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+/** Options of {@linkcode installHosts}. */
+export interface InstallOptions {
+  /** Host ids to install; all eight when empty. */
+  only?: readonly string[];
+  force?: boolean;
+  cacheDir?: string;
+  log?: (line: string) => void;
+}
+
+/**
+ * Installs the pinned CLIs and returns the shim path of each installed host.
+ *
+ * @example
+ * ```ts
+ * const shims = await installHosts({ only: ["qwen"] });
+ * console.log(shims.get("qwen"));
+ * ```
+ */
+export async function installHosts(options: InstallOptions = {}): Promise<Map<string, string>> {
+  const cacheDir = options.cacheDir ?? hostsCacheDir();
+  const log = options.log ?? ((line: string) => console.error(line));
+  const only = options.only ?? [];
+  for (const id of only) {
+    if (!PINNED_HOSTS.some((pin) => pin.host === id)) {
+      throw new Error(`Unknown host "${id}": choose from ${PINNED_HOSTS.map((p) => p.host).join(", ")}`);
+    }
+  }
+  const pins = PINNED_HOSTS.filter((pin) => only.length === 0 || only.includes(pin.host));
+  const runtimeNames = [...new Set(pins.flatMap((pin) => pin.runtimes))];
+  const packages = [...runtimeNames.map((r) => RUNTIMES[r]), ...pins.map((pin) => pin.pkg)];
+  const started = performance.now();
+  await pool(packages, 4, async (pkg) => {
+    const t0 = performance.now();
+    const state = await installPackage(pkg, cacheDir, options.force ?? false);
+    log(
+      `${state === "cached" ? "cached   " : "installed"} ${pkg.name}@${pkg.version}` +
+        (state === "installed" ? ` (${((performance.now() - t0) / 1000).toFixed(1)} s)` : ""),
+    );
+  });
+  for (const name of runtimeNames) await linkRuntime(RUNTIMES[name], cacheDir);
+  const shims = new Map<string, string>();
+  await pool(pins, 4, async (pin) => {
+    const shim = await writeShim(pin, cacheDir);
+    const version = await assertVersion(pin, shim);
+    log(`ok        ${pin.host}: ${shim} → ${version}`);
+    shims.set(pin.host, shim);
+  });
+  log(`hosts ready in ${((performance.now() - started) / 1000).toFixed(1)} s; cache ${cacheDir}`);
+  return shims;
+}
+
+if (import.meta.main) {
+  const { values } = parseArgs({
+    args: Deno.args,
+    options: { only: { type: "string" }, force: { type: "boolean" }, help: { type: "boolean", short: "h" } },
+  });
+  if (values.help) {
+    console.log("Usage: deno task hosts:install [--only HOST[,HOST…]] [--force]");
+    Deno.exit(0);
+  }
+  try {
+    await installHosts({ only: values.only ? values.only.split(",") : [], force: values.force ?? false });
+  } catch (error) {
+    console.error(`hosts:install: ${error instanceof Error ? error.message : String(error)}`);
+    Deno.exit(1);
+  }
+}
