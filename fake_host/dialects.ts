@@ -1,0 +1,291 @@
+/**
+ * The wire shapes the fake host can speak: for each dialect, the stdout (and stderr) lines a directive becomes,
+ * following research/cli-hosts.md §3.1. `claude` is the default and the shape the `fake` hosts declare.
+ *
+ * @module
+ */
+import type { Directive, FakeDialect } from "./script.ts";
+
+type Of<V extends Directive["verb"]> = Extract<Directive, { verb: V }>;
+
+/** What one directive writes: stdout lines and stderr lines. */
+export interface Emission {
+  readonly stdout: readonly string[];
+  readonly stderr: readonly string[];
+}
+
+/** How one dialect renders the wire-level directives. `n` numbers ids within a run. */
+export interface DialectWriter {
+  init(directive: Of<"init">): Emission;
+  text(value: string, n: number): Emission;
+  tool(name: string, input: unknown, n: number): Emission;
+  retry(directive: Of<"retry">): Emission;
+  result(directive: Of<"result">): Emission;
+  /** One valid line of about `bytes` bytes that the dialect's normaliser ignores (for `flood`). */
+  padding(bytes: number): string;
+}
+
+const out = (...lines: unknown[]): Emission => ({
+  stdout: lines.map((line) => JSON.stringify(line)),
+  stderr: [],
+});
+const err = (...lines: string[]): Emission => ({ stdout: [], stderr: lines });
+const both = (a: Emission, b: Emission): Emission => ({
+  stdout: [...a.stdout, ...b.stdout],
+  stderr: [...a.stderr, ...b.stderr],
+});
+const pad = (prefix: string, bytes: number, suffix: string) =>
+  prefix + "x".repeat(Math.max(0, bytes - prefix.length - suffix.length)) + suffix;
+const session = (directive: Of<"init">) => directive.session ?? "fake-session";
+const model = (directive: Of<"init">) => directive.model ?? "fake-model";
+const TIMESTAMP = "2026-01-01T00:00:00.000Z";
+
+const claude: DialectWriter = {
+  init: (d) =>
+    out({ type: "system", subtype: "init", model: model(d), session_id: session(d), cwd: Deno.cwd() }),
+  text: (text) => out({ type: "assistant", message: { content: [{ type: "text", text }] } }),
+  tool: (name, input, n) =>
+    out({ type: "assistant", message: { content: [{ type: "tool_use", id: `toolu_${n}`, name, input }] } }),
+  retry: (d) =>
+    out({
+      type: "system",
+      subtype: "api_retry",
+      attempt: d.attempt,
+      max_retries: d.max,
+      retry_delay_ms: 1,
+      error: d.message,
+    }),
+  result: (d) =>
+    out({
+      type: "result",
+      subtype: "success",
+      is_error: d.error !== undefined,
+      result: d.error ?? "OK",
+      usage: { input_tokens: d.in, output_tokens: d.out, cache_read_input_tokens: d.cache },
+      ...(d.error === undefined ? {} : { error: d.error }),
+      ...(d.structured === undefined ? {} : { structured_output: d.structured }),
+    }),
+  padding: (bytes) => pad('{"type":"stream_event","event":{"type":"ping","pad":"', bytes, '"}}'),
+};
+
+const qwen: DialectWriter = {
+  ...claude,
+  init: (d) =>
+    out({
+      type: "system",
+      subtype: "init",
+      model: model(d),
+      session_id: session(d),
+      permission_mode: "yolo",
+    }),
+  retry: (d) => err(`Retrying after error: ${d.message} (attempt ${d.attempt}/${d.max})`),
+  result: (d) =>
+    out({
+      type: "result",
+      subtype: d.error === undefined ? "success" : "error_during_execution",
+      is_error: d.error !== undefined,
+      result: d.error === undefined ? "OK" : "",
+      usage: { input_tokens: d.in, output_tokens: d.out, cache_read_input_tokens: d.cache },
+      ...(d.error === undefined ? {} : { error: { message: d.error } }),
+      ...(d.structured === undefined ? {} : { structured_result: d.structured }),
+    }),
+};
+
+const codex: DialectWriter = {
+  init: (d) => out({ type: "thread.started", thread_id: session(d) }, { type: "turn.started" }),
+  text: (text, n) => out({ type: "item.completed", item: { id: `item_${n}`, type: "agent_message", text } }),
+  tool: (tool, args, n) =>
+    out(
+      {
+        type: "item.started",
+        item: {
+          id: `item_${n}`,
+          type: "mcp_tool_call",
+          server: "fake",
+          tool,
+          arguments: args,
+          status: "in_progress",
+        },
+      },
+      {
+        type: "item.completed",
+        item: {
+          id: `item_${n}`,
+          type: "mcp_tool_call",
+          server: "fake",
+          tool,
+          arguments: args,
+          status: "completed",
+        },
+      },
+    ),
+  retry: (d) => out({ type: "error", message: `Reconnecting... ${d.attempt}/${d.max} (${d.message})` }),
+  result: (d) =>
+    d.error === undefined
+      ? out({
+        type: "turn.completed",
+        usage: { input_tokens: d.in, cached_input_tokens: d.cache, output_tokens: d.out },
+      })
+      : out({ type: "turn.failed", error: { message: d.error } }),
+  padding: (bytes) =>
+    pad('{"type":"item.updated","item":{"id":"pad","type":"reasoning","text":"', bytes, '"}}'),
+};
+
+const gemini: DialectWriter = {
+  init: (d) => out({ type: "init", timestamp: TIMESTAMP, session_id: session(d), model: model(d) }),
+  text: (content) => out({ type: "message", timestamp: TIMESTAMP, role: "assistant", content, delta: true }),
+  tool: (tool_name, parameters, n) =>
+    out(
+      { type: "tool_use", timestamp: TIMESTAMP, tool_name, tool_id: `tool_${n}`, parameters },
+      { type: "tool_result", timestamp: TIMESTAMP, tool_id: `tool_${n}`, status: "success", output: "" },
+    ),
+  retry: (d) => err(`Attempt ${d.attempt} failed. Retrying with backoff... Error: ${d.message}`),
+  result: (d) =>
+    out({
+      type: "result",
+      timestamp: TIMESTAMP,
+      status: d.error === undefined ? "success" : "error",
+      ...(d.error === undefined ? {} : { error: { type: "Error", message: d.error } }),
+      stats: { total_tokens: d.in + d.out, input_tokens: d.in, output_tokens: d.out, cached: d.cache },
+    }),
+  padding: (bytes) => pad('{"type":"message","role":"user","content":"', bytes, '"}'),
+};
+
+const opencode: DialectWriter = {
+  init: (d) => out({ type: "step_start", timestamp: 0, sessionID: session(d), part: { type: "step-start" } }),
+  text: (text) =>
+    out({ type: "text", timestamp: 0, sessionID: "fake-session", part: { type: "text", text } }),
+  tool: (tool, input, n) =>
+    out({
+      type: "tool_use",
+      timestamp: 0,
+      sessionID: "fake-session",
+      part: { tool, callID: `call_${n}`, state: { status: "completed", input, output: "" } },
+    }),
+  retry: () => ({ stdout: [], stderr: [] }),
+  result: (d) =>
+    both(
+      d.error === undefined ? { stdout: [], stderr: [] } : out({
+        type: "error",
+        timestamp: 0,
+        sessionID: "fake-session",
+        error: { name: "UnknownError", data: { message: d.error } },
+      }),
+      out({
+        type: "step_finish",
+        timestamp: 0,
+        sessionID: "fake-session",
+        part: {
+          reason: d.error === undefined ? "stop" : "error",
+          tokens: { input: d.in, output: d.out, reasoning: 0, cache: { read: d.cache, write: 0 } },
+          cost: 0,
+        },
+      }),
+    ),
+  padding: (bytes) =>
+    pad('{"type":"step_start","timestamp":0,"part":{"type":"step-start","pad":"', bytes, '"}}'),
+};
+
+const piAssistant = (content: unknown[], extra: Record<string, unknown> = {}) => ({
+  type: "message_end",
+  message: { role: "assistant", content, provider: "fake", model: "fake-model", ...extra },
+});
+const piUsage = (d: Of<"result">) => ({
+  input: d.in,
+  output: d.out,
+  cacheRead: d.cache,
+  cacheWrite: 0,
+  totalTokens: d.in + d.out,
+  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+});
+
+const pi: DialectWriter = {
+  init: (d) =>
+    out({ type: "session", version: 3, id: session(d), timestamp: TIMESTAMP, cwd: Deno.cwd() }, {
+      type: "agent_start",
+    }),
+  text: (text) => out(piAssistant([{ type: "text", text }], { stopReason: "toolUse" })),
+  tool: (toolName, args, n) =>
+    out(
+      { type: "tool_execution_start", toolCallId: `call_${n}`, toolName, args },
+      { type: "tool_execution_end", toolCallId: `call_${n}`, toolName, result: "", isError: false },
+    ),
+  // pi retries by ending the failed attempt (`agent_end`) and announcing the next one.
+  retry: (d) =>
+    out(
+      piAssistant([], { stopReason: "error", errorMessage: d.message }),
+      { type: "agent_end", messages: [] },
+      {
+        type: "auto_retry_start",
+        attempt: d.attempt,
+        maxAttempts: d.max,
+        delayMs: 1,
+        errorMessage: d.message,
+      },
+      { type: "agent_start" },
+    ),
+  result: (d) =>
+    out(
+      piAssistant([], {
+        stopReason: d.error === undefined ? "stop" : "error",
+        usage: piUsage(d),
+        ...(d.error === undefined ? {} : { errorMessage: d.error }),
+      }),
+      { type: "agent_end", messages: [] },
+    ),
+  padding: (bytes) => pad('{"type":"message_update","pad":"', bytes, '"}'),
+};
+
+const kimi: DialectWriter = {
+  init: () => out({ role: "meta", type: "system.version", version: "fake" }),
+  text: (content) => out({ role: "assistant", content }),
+  tool: (name, input, n) =>
+    out(
+      {
+        role: "assistant",
+        content: "",
+        tool_calls: [{
+          type: "function",
+          id: `call_${n}`,
+          function: { name, arguments: JSON.stringify(input) },
+        }],
+      },
+      { role: "tool", tool_call_id: `call_${n}`, content: "" },
+    ),
+  retry: (d) => out({ role: "meta", type: "turn.step.retrying", attempt: d.attempt, message: d.message }),
+  // kimi reports failure on stderr only; success ends with the resume hint.
+  result: (d) =>
+    d.error === undefined
+      ? out({
+        role: "meta",
+        type: "session.resume_hint",
+        session_id: "fake-session",
+        command: "kimi -S fake-session",
+        content: "",
+      })
+      : err(`error: failed to run prompt: ${d.error}`),
+  padding: (bytes) => pad('{"role":"meta","type":"turn.step.progress","pad":"', bytes, '"}'),
+};
+
+/** The writer of every dialect. */
+export const DIALECT_WRITERS: Readonly<Record<FakeDialect, DialectWriter>> = {
+  claude,
+  codex,
+  gemini,
+  opencode,
+  pi,
+  kimi,
+  qwen,
+};
+
+/** The `turn_completed` directive's line: the codex-style usage terminal, the same in every dialect. */
+export function turnCompletedLine(directive: Of<"turn_completed">): string {
+  return JSON.stringify({
+    type: "turn.completed",
+    usage: {
+      input_tokens: directive.in,
+      output_tokens: directive.out,
+      cached_input_tokens: directive.cached,
+    },
+  });
+}
