@@ -3,9 +3,11 @@
  * (`src/server/`), the reference host (`hosts/web/`) and the suite (`suite/apps/`) agree on names, visibility,
  * `_meta.ui`, CSP domains and payloads. Pure data and pure helpers: importable from the browser bundle.
  *
- * Control origins: `a` is the "declared" origin every CSP allow-check uses, `b` the "undeclared" one every
+ * Control origins: `declared` (A) is the origin every CSP allow-check uses, `undeclared` (B) the one every
  * block-check uses (research §7.5). Locally they are two loopback ports serving {@linkcode controlFixture};
- * on real hosts `a` is a reachable public origin and `b` any other origin.
+ * on real hosts A is a reachable public origin and B any other origin.
+ *
+ * The values match what `src/server/fixtures.ts` registers; the server should import them from here.
  *
  * @module
  */
@@ -19,14 +21,16 @@ export const APP_MIME_TYPE = "text/html;profile=mcp-app";
 
 /** The two CSP control origins, as `scheme://host[:port]` without a trailing slash. */
 export interface ControlOrigins {
-  a: string;
-  b: string;
+  /** Declared in the launcher's CSP (control A): loads from it must succeed. */
+  declared: string;
+  /** Declared nowhere (control B): loads from it must be blocked. */
+  undeclared: string;
 }
 
 /** Public control origins for real hosts (upstream uses modelcontextprotocol.io as the declared one). */
 export const PUBLIC_CONTROLS: Readonly<ControlOrigins> = Object.freeze({
-  a: "https://modelcontextprotocol.io",
-  b: "https://example.com",
+  declared: "https://modelcontextprotocol.io",
+  undeclared: "https://example.com",
 });
 
 /** The `ui://` resources, one per launcher. */
@@ -41,12 +45,12 @@ export type Visibility = ("model" | "app")[] | undefined;
 
 /** What a fixture tool does when called. */
 export type ToolBehaviour =
-  | "launch" // renders the suite; result below (LAUNCH_RESULT_*)
-  | "echo" // returns `{echo: payload}` as structuredContent and `payload` as text
+  | "launch" // renders the suite; result: launchResult()
+  | "echo" // returns `{payload}` as structuredContent and text that contains the payload
   | "error" // returns an `isError: true` result
-  | "server-log"; // records `mark` if given, returns the ServerLog as structuredContent
+  | "server-log"; // records `marker` if given, returns the ServerLog as structuredContent
 
-/** One fixture tool. Input schemas: launch `{marker?: string}`, echo `{payload: string}`, log `{mark?: string}`. */
+/** One fixture tool. Input schemas: launch `{marker?, filter?}`, echo `{payload?}`, log `{marker?}` (all strings). */
 export interface FixtureTool {
   name: string;
   description: string;
@@ -135,49 +139,39 @@ export const FIXTURE_TOOLS: readonly FixtureTool[] = [
   },
 ];
 
-/** The `_meta` key the launch result carries; it must reach the View verbatim (#8). */
-export const FIDELITY_META_KEY = "io.github.conformance/fidelity";
-
-/** The value under {@linkcode FIDELITY_META_KEY}: nested, with every JSON type, so a lossy copy shows. */
-export const FIDELITY_META_VALUE = Object.freeze({
-  token: "fidelity-7f3a",
-  nested: { list: [1, "two", null, true, { deep: 3.5 }], empty: {} },
+/** The `_meta` the launch result carries; it must reach the View verbatim (#8). */
+export const LAUNCH_RESULT_META = Object.freeze({
+  "conformance/fidelity": { nested: [1, "two", { three: true }] },
 });
 
 /**
- * The launch tools' result for `arguments`: text content, `structuredContent` echoing the launcher and its
- * arguments, `_meta` with the fidelity value, `isError: false`.
+ * The launch tools' result: text content, `structuredContent` naming the launcher, the marker it got and the
+ * control origins, `_meta` = {@linkcode LAUNCH_RESULT_META}, no `isError`.
  */
-export function launchResult(launcher: LauncherName, args: Record<string, unknown>): {
+export function launchResult(launcher: LauncherName, marker: string | null, controls: ControlOrigins): {
   content: { type: "text"; text: string }[];
-  structuredContent: { launcher: LauncherName; arguments: Record<string, unknown> };
-  _meta: Record<string, unknown>;
-  isError: false;
+  structuredContent: { launcher: LauncherName; marker: string | null; controls: ControlOrigins };
+  _meta: typeof LAUNCH_RESULT_META;
 } {
   return {
-    content: [{ type: "text", text: `Conformance suite launched by ${launcher}.` }],
-    structuredContent: { launcher, arguments: args },
-    _meta: { [FIDELITY_META_KEY]: FIDELITY_META_VALUE },
-    isError: false,
+    content: [{ type: "text", text: `conformance suite launched${marker ? ` (${marker})` : ""}` }],
+    structuredContent: { launcher, marker, controls },
+    _meta: LAUNCH_RESULT_META,
   };
 }
-
-/** The `error_probe` result. */
-export const ERROR_PROBE_RESULT = Object.freeze({
-  content: [{ type: "text", text: "error_probe failed on purpose" }],
-  isError: true,
-});
 
 /** The structured content of `conformance_server_log`: the server vantage. */
 export interface ServerLog {
   /** `params.capabilities` of every `initialize` the server answered, oldest first. */
   clientCapabilities: Record<string, unknown>[];
+  /** `params.clientInfo` of every `initialize`. */
+  clientInfo?: Record<string, unknown>[];
   /** Every `resources/read` URI, in order. */
   resourcesRead: { uri: string; at: number }[];
   /** Every `tools/call`, in order (`conformance_server_log` calls included). */
-  toolCalls: { name: string; arguments: Record<string, unknown>; at: number }[];
-  /** Every `mark` posted through `conformance_server_log`, in order. */
-  marks: { mark: string; at: number }[];
+  toolCalls: { name: string; arguments: unknown; at: number }[];
+  /** Every `marker` posted through `conformance_server_log`, in order. */
+  markers: { marker: string; at: number }[];
 }
 
 /** The `_meta.ui.csp` a resource declares (same shape as ext-apps `McpUiResourceCsp`). */
@@ -188,16 +182,8 @@ export interface DeclaredCsp {
   baseUriDomains?: string[];
 }
 
-/**
- * The path every injected source is scoped to: the sanitisation check only loads from `b` under this path, so
- * a host that copies the hostile entry verbatim opens exactly this path and nothing the other checks use.
- */
-export const SANITIZE_PATH = "/sanitize/";
-
-/** The hostile `resourceDomains` entry: one string that smuggles a second source into the directive. */
-export function hostileDomain(controls: ControlOrigins): string {
-  return `https://a.test ${controls.b}${SANITIZE_PATH}`;
-}
+/** A domain string that must not inject a directive (vercel/ai#17192); hosts must drop or sanitize it. */
+export const INJECTION_DOMAIN = "https://a.test; script-src *";
 
 /**
  * The `_meta.ui` of each resource, in the listing (`resources/list`) and on the content item
@@ -210,10 +196,10 @@ export function resourceMeta(
   switch (launcher) {
     case "run_conformance": {
       const csp: DeclaredCsp = {
-        connectDomains: [controls.a],
-        resourceDomains: [controls.a, hostileDomain(controls)],
-        frameDomains: [controls.a],
-        baseUriDomains: [controls.a],
+        connectDomains: [controls.declared],
+        resourceDomains: [controls.declared, INJECTION_DOMAIN],
+        frameDomains: [controls.declared],
+        baseUriDomains: [controls.declared],
       };
       return { listing: { csp }, content: { csp } };
     }
@@ -221,8 +207,8 @@ export function resourceMeta(
       return { listing: undefined, content: undefined };
     case "run_conformance_precedence":
       return {
-        listing: { csp: { connectDomains: [controls.a] } },
-        content: { csp: { connectDomains: [controls.b] } },
+        listing: { csp: { connectDomains: [controls.declared] } },
+        content: { csp: { connectDomains: [controls.undeclared] } },
       };
   }
 }
@@ -250,7 +236,7 @@ export const SUITE_CONFIG_PLACEHOLDER = "{}";
  * const page = withSuiteConfig('<script id="conformance-config" type="application/json">{}</script>', {
  *   launcher: "run_conformance",
  *   resourceUri: RESOURCE_URIS.run_conformance,
- *   controls: { a: "http://127.0.0.1:4001", b: "http://127.0.0.1:4002" },
+ *   controls: { declared: "http://127.0.0.1:4001", undeclared: "http://127.0.0.1:4002" },
  * });
  * ```
  */
@@ -337,7 +323,7 @@ export function controlFixture(url: URL): ControlResponse {
   }
 }
 
-/** The marks the View posts to `conformance_server_log` from its `onteardown` handler. */
+/** The markers the View posts to `conformance_server_log` from its `onteardown` handler. */
 export const TEARDOWN_MARKS = {
   /** Posted (not awaited) the moment `ui/resource-teardown` arrives. */
   received: "teardown:received",
@@ -355,12 +341,12 @@ export const TEARDOWN_TEST_IDS = ["lifecycle/teardown-notify", "lifecycle/teardo
  * Judges the teardown tests from the server vantage, for the Runner once the View is gone (or to confirm).
  * `removed`: whether the View's frame was detached by the host. `since`: only marks at or after this time.
  */
-export function judgeTeardown(log: Pick<ServerLog, "marks">, removed: boolean, since = 0): {
+export function judgeTeardown(log: Pick<ServerLog, "markers">, removed: boolean, since = 0): {
   id: (typeof TEARDOWN_TEST_IDS)[number];
   status: "PASS" | "FAIL" | "SKIP";
   message?: string;
 }[] {
-  const marks = new Set(log.marks.filter((m) => m.at >= since).map((m) => m.mark));
+  const marks = new Set(log.markers.filter((m) => m.at >= since).map((m) => m.marker));
   const received = marks.has(TEARDOWN_MARKS.received);
   const acked = marks.has(TEARDOWN_MARKS.acked);
   const notify = received ? { id: TEARDOWN_TEST_IDS[0], status: "PASS" as const } : removed
