@@ -1,0 +1,16 @@
+/**
+ * The built-in expectations: one `hosts/expectations/<host>.yaml` per host with known failures, each with a
+ * reason. Used when the user gives no `--expectations`.
+ *
+ * @module
+ */
+
+/** The folder of built-in expectation files, or `null` when this build has none. */
+export async function builtInExpectationsDir(): Promise<string | null> {
+  const path = decodeURIComponent(new URL("./expectations", import.meta.url).pathname);
+  try {
+    return (await Deno.stat(path)).isDirectory ? path : null;
+  } catch {
+    return null;
+  }
+}

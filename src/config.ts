@@ -1,0 +1,142 @@
+/**
+ * The configuration file (`--config conformance.yaml`): hosts described without code and user-defined golden
+ * paths. Schema-checked; a malformed file is a usage error naming the file and the field.
+ *
+ * ```yaml
+ * hosts:
+ *   - id: my-agent
+ *     kind: cli
+ *     binary: my-agent
+ *     dialect: claude
+ *     streamShape: { init: required, terminal: event }
+ *     capabilities: { streaming: true, permissionSkip: true }
+ *     envAllow: [MY_AGENT_API_KEY]
+ *     paths:
+ *       streaming: ["-p", "{prompt}", "--output-format", "stream-json"]
+ *       version-check: ["--version"]
+ * goldenPaths:
+ *   - name: plan-step
+ *     mode: streaming
+ *     prompt: "Reply with exactly: OK"
+ *     options: { model: small }
+ * ```
+ *
+ * @module
+ */
+import { parse as parseYaml } from "yaml";
+import { z } from "zod";
+import { UsageError } from "./errors.ts";
+
+const HostId = z.string().regex(
+  /^[a-z0-9][a-z0-9._-]*(:[a-z0-9._-]+)?$/,
+  "host ids are lower-case letters, digits, '.', '_' and '-'",
+);
+
+const Capabilities = z.object({
+  streaming: z.boolean().optional(),
+  permissionSkip: z.boolean().optional(),
+  agentSelect: z.boolean().optional(),
+  toolAllowlist: z.boolean().optional(),
+  structuredOutput: z.boolean().optional(),
+  workspaceSandboxed: z.boolean().optional(),
+}).strict();
+
+const CliHost = z.object({
+  id: HostId,
+  kind: z.literal("cli"),
+  summary: z.string().optional(),
+  binary: z.string().min(1, "binary must name an executable"),
+  dialect: z.string().min(1),
+  streamShape: z.object({
+    init: z.enum(["required", "synthetic", "none"]),
+    terminal: z.enum(["event", "eof"]),
+  }).strict().default({ init: "required", terminal: "event" }),
+  capabilities: Capabilities.default({}),
+  env: z.record(z.string(), z.string()).default({}),
+  envAllow: z.array(z.string()).default([]),
+  /** argv templates per golden path; `{prompt}`, `{model}`, `{cwd}` are substituted. */
+  paths: z.record(z.string(), z.array(z.string())).refine(
+    (paths) => Object.keys(paths).length > 0,
+    "give argv for at least one golden path (e.g. streaming)",
+  ),
+}).strict();
+
+const Step = z.object({ selector: z.string().min(1), key: z.string().optional() }).strict();
+
+const WebHost = z.object({
+  id: HostId,
+  kind: z.literal("web"),
+  summary: z.string().optional(),
+  url: z.url(),
+  prompt: Step,
+  conversation: z.object({ selector: z.string().min(1) }).strict(),
+  commit: Step.optional(),
+  themeToggle: Step.optional(),
+  live: z.boolean().default(true),
+}).strict();
+
+const GoldenPathSpec = z.object({
+  name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "golden path names are lower-case words joined by '-'"),
+  mode: z.enum(["streaming", "blocking-json", "resume", "detached"]),
+  prompt: z.string().min(1),
+  options: z.object({
+    model: z.string().optional(),
+    agent: z.string().optional(),
+    tools: z.array(z.string()).optional(),
+    jsonSchema: z.string().optional(),
+  }).strict().default({}),
+}).strict();
+
+const ConfigFile = z.object({
+  hosts: z.array(z.discriminatedUnion("kind", [CliHost, WebHost])).default([]),
+  goldenPaths: z.array(GoldenPathSpec).default([]),
+}).strict();
+
+/** A CLI host described in the config file. */
+export type CliHostConfig = z.infer<typeof CliHost>;
+/** A web host described in the config file. */
+export type WebHostConfig = z.infer<typeof WebHost>;
+/** A user-defined golden path. */
+export type GoldenPathConfig = z.infer<typeof GoldenPathSpec>;
+/** A whole, validated config file. */
+export type Config = z.infer<typeof ConfigFile> & { readonly source: string | null };
+
+/** The config used when no file is given. */
+export const EMPTY_CONFIG: Config = { hosts: [], goldenPaths: [], source: null };
+
+/** Parses and validates config text. */
+export function parseConfig(text: string, source: string): Config {
+  let data: unknown;
+  try {
+    data = parseYaml(text) ?? {};
+  } catch (error) {
+    const detail = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    throw new UsageError(`Config file "${source}" is not valid YAML: ${detail}`);
+  }
+  const parsed = ConfigFile.safeParse(data);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const where = issue.path.length ? issue.path.join(".") : "(top level)";
+    throw new UsageError(
+      `Config file "${source}" is malformed at ${where}: ${issue.message}. See "Configuration" in the README`,
+    );
+  }
+  const ids = new Set<string>();
+  for (const host of parsed.data.hosts) {
+    if (ids.has(host.id)) throw new UsageError(`Config file "${source}" defines host "${host.id}" twice`);
+    ids.add(host.id);
+  }
+  return { ...parsed.data, source };
+}
+
+/** Reads and validates a config file. */
+export async function loadConfig(path: string): Promise<Config> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch (error) {
+    const why = error instanceof Deno.errors.NotFound ? "does not exist" : "cannot be read";
+    throw new UsageError(`Config file "${path}" ${why}: check the --config path`);
+  }
+  return parseConfig(text, path);
+}

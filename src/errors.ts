@@ -1,0 +1,57 @@
+/**
+ * The errors that reach the top of the `conformance` command. Each carries its exit code; `main.ts` maps them
+ * in one place and prints the message as one line, never a stack trace.
+ *
+ * @module
+ */
+
+/** Exit codes of the `conformance` command (DESIGN.md). */
+export const EXIT = {
+  /** Every result as expected. */
+  ok: 0,
+  /** An unexpected result (or a stale expectation). */
+  unexpected: 1,
+  /** The command line or a configuration file is wrong. */
+  usage: 2,
+  /** The harness itself failed. */
+  harness: 3,
+  /** Interrupted by SIGINT. */
+  interrupted: 130,
+  /** Terminated by SIGTERM. */
+  terminated: 143,
+} as const;
+
+/** A mistake in the command line or in a file the user gave: exit 2. */
+export class UsageError extends Error {
+  readonly exitCode: number = EXIT.usage;
+  constructor(message: string) {
+    super(message);
+    this.name = "UsageError";
+  }
+}
+
+/** A feature whose engine is not built yet: exit 3, never a pretend result. */
+export class NotBuiltError extends Error {
+  readonly exitCode: number = EXIT.harness;
+  constructor(feature: string, issue: string) {
+    super(`${feature} is not built yet (tracked in ${issue})`);
+    this.name = "NotBuiltError";
+  }
+}
+
+/** The harness cannot go on (a browser that will not start, a broken install): exit 3. */
+export class HarnessError extends Error {
+  readonly exitCode: number = EXIT.harness;
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = "HarnessError";
+  }
+}
+
+/** The exit code an error maps to: its own `exitCode` when it has one, else 3 (harness error). */
+export function exitCodeOf(error: unknown): number {
+  if (error instanceof Error && "exitCode" in error && typeof error.exitCode === "number") {
+    return error.exitCode;
+  }
+  return EXIT.harness;
+}

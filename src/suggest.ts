@@ -1,0 +1,45 @@
+/**
+ * "Did you mean …?" for mistyped hosts, flags and subcommands.
+ *
+ * @module
+ */
+
+/** Levenshtein edit distance between two strings. */
+export function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+/**
+ * The closest candidate to `input`, or `undefined` when none is close enough to be a typo.
+ *
+ * @example
+ * ```ts
+ * import { closest } from "./suggest.ts";
+ * closest("gemeni", ["gemini", "codex"]); // "gemini"
+ * ```
+ */
+export function closest(input: string, candidates: Iterable<string>): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const candidate of candidates) {
+    const distance = editDistance(input.toLowerCase(), candidate.toLowerCase());
+    if (distance < bestDistance) [best, bestDistance] = [candidate, distance];
+  }
+  const limit = Math.max(2, Math.floor(input.length / 3));
+  return bestDistance <= limit ? best : undefined;
+}
+
+/** `: did you mean "x"?` or the empty string. */
+export function didYouMean(input: string, candidates: Iterable<string>): string {
+  const match = closest(input, candidates);
+  return match === undefined ? "" : `: did you mean "${match}"?`;
+}
