@@ -6,7 +6,7 @@
  * @module
  */
 import type { HostEntry } from "./host.ts";
-import { type Outcome, type TestResult } from "./outcome.ts";
+import type { Outcome, TestResult } from "./outcome.ts";
 import { inShard, type Shard } from "./shard.ts";
 import { type RunSettings, type SuiteDriver, type SuiteId, type TestCase, tierOf } from "./suite.ts";
 import { type ExpectationSet, expectedStatus } from "./expectations.ts";

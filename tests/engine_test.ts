@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { catalogue, executePlan, filterPlan, tiersOf } from "../src/engine.ts";
 import { parseExpectations } from "../src/expectations.ts";
 import type { HostEntry } from "../src/host.ts";
-import { type Outcome, type TestResult } from "../src/outcome.ts";
+import type { Outcome, TestResult } from "../src/outcome.ts";
 import { WHOLE } from "../src/shard.ts";
 import type { RunSettings, SuiteDriver, TestCase } from "../src/suite.ts";
 import { NO_CAPABILITIES } from "../src/exec/host_runner.ts";
