@@ -1,9 +1,18 @@
 /**
- * The MCP Apps host contract the Runner drives. Only `setup()` and `teardown()` are mandatory; every
- * capability method is optional, and an absent one answers `{ unsupported: true }` to the suite.
+ * The MCP Apps host contract the Runner drives. Only `setup()`, `teardown()` and `launch()` are mandatory;
+ * every capability method is optional, and an absent one answers `{ unsupported: true }` to the suite.
  *
  * @module
  */
+import type {
+  CapabilityKind,
+  CapabilityRequest,
+  CapabilityResult,
+  LauncherName,
+  StartFilter,
+  SuitePoll,
+  TestMeta,
+} from "../protocol.ts";
 
 /** Settings a host gets when the run starts it. */
 export interface HostSetupOptions {
@@ -16,9 +25,48 @@ export interface HostSetupOptions {
   readonly signal: AbortSignal;
 }
 
-/** A host that renders MCP Apps. Capability methods are added by the Runner work. */
-export interface Host {
+/**
+ * The Runner's handle on the suite running inside one rendered View: the upstream `SuiteBridge`
+ * (listTests / start / poll / resolve), asynchronous because every call crosses into the browser.
+ */
+export interface SuiteBridge {
+  listTests(): Promise<TestMeta[]>;
+  start(filter: StartFilter | null): Promise<void>;
+  poll(): Promise<SuitePoll>;
+  resolve(result: CapabilityResult, seq?: number): Promise<void>;
+  /** Whether the View this bridge talks to is gone (torn down or navigated away). */
+  isDetached(): boolean;
+}
+
+/** What a capability method gets besides its request. */
+export interface CapabilityContext {
+  /** Aborted when the request's deadline passes or the run stops. */
+  readonly signal: AbortSignal;
+  /** The request's deadline budget in milliseconds (already scaled by the timeout multiplier). */
+  readonly timeoutMs: number;
+}
+
+/** The request of one kind. */
+export type RequestOf<K extends CapabilityKind> = Extract<CapabilityRequest, { kind: K }>;
+
+/** One optional method per capability request kind; an absent method means "unsupported". */
+export type HostCapabilities = {
+  readonly [K in CapabilityKind]?: (
+    request: RequestOf<K>,
+    context: CapabilityContext,
+  ) => Promise<CapabilityResult>;
+};
+
+/** A host that renders MCP Apps. */
+export interface Host extends HostCapabilities {
   readonly id: string;
   setup(options: HostSetupOptions): Promise<void>;
+  /**
+   * Renders the conformance suite through `launcher` (a real host is prompted to call that tool) and returns
+   * the bridge to the suite in the new View. A previous View may be torn down first.
+   */
+  launch(launcher: LauncherName): Promise<SuiteBridge>;
+  /** Keeps evidence for a failed manual test (a screenshot); returns the files written. */
+  keepEvidence?(testId: string): Promise<string[]>;
   teardown(): Promise<void>;
 }

@@ -7,8 +7,9 @@
  */
 import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
 import { corsHeaders, RequestGuard } from "./request_guard.ts";
-import { ServerLog } from "./server_log.ts";
-import { type ControlOrigins, registerFixtures } from "./fixtures.ts";
+import { ServerLogRecorder } from "./server_log.ts";
+import { registerFixtures } from "./fixtures.ts";
+import type { ControlOrigins } from "../fixtures.ts";
 
 /** How to start a {@linkcode ConformanceServer}. */
 export interface ConformanceServerOptions {
@@ -26,8 +27,8 @@ export interface ConformanceServerOptions {
   readonly allowedOrigins?: readonly string[];
   /** Name the server gives itself at `initialize`; a second server for cross-server tests uses another. */
   readonly serverName?: string;
-  /** Register only the cross-server fixture (the second server of the visibility tests). */
-  readonly secondary?: boolean;
+  /** `"second"` serves only the second server's fixtures (cross-server checks); `"main"` by default. */
+  readonly role?: "main" | "second";
 }
 
 /** A running conformance server; dispose it to stop listening. */
@@ -35,7 +36,7 @@ export interface ConformanceServer extends AsyncDisposable {
   /** The MCP endpoint, e.g. `http://127.0.0.1:41234/mcp`. */
   readonly url: URL;
   /** Everything the server has received. */
-  readonly log: ServerLog;
+  readonly log: ServerLogRecorder;
   /** Stops listening and waits until the listener is closed. */
   close(): Promise<void>;
 }
@@ -50,13 +51,13 @@ export const MCP_PATH = "/mcp";
  * ```ts
  * await using server = await startConformanceServer({
  *   appHtml: "<!doctype html><p>app</p>",
- *   controls: { declared: "http://127.0.0.1:9001", undeclared: "http://127.0.0.1:9002" },
+ *   controls: { a: "http://127.0.0.1:9001", b: "http://127.0.0.1:9002" },
  * });
  * console.log(server.url.href);
  * ```
  */
 export async function startConformanceServer(options: ConformanceServerOptions): Promise<ConformanceServer> {
-  const log = new ServerLog();
+  const log = new ServerLogRecorder();
   const guard = new RequestGuard({
     ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
     ...(options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {}),
@@ -68,7 +69,7 @@ export async function startConformanceServer(options: ConformanceServerOptions):
       log,
       appHtml,
       controls: options.controls,
-      secondary: options.secondary ?? false,
+      server: options.role ?? "main",
     });
     return server;
   });
@@ -99,7 +100,7 @@ export async function startConformanceServer(options: ConformanceServerOptions):
 interface ServeContext {
   readonly guard: RequestGuard;
   readonly handler: (request: Request) => Promise<Response>;
-  readonly log: ServerLog;
+  readonly log: ServerLogRecorder;
 }
 
 async function serveRequest(request: Request, context: ServeContext): Promise<Response> {

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { ServerLog } from "../fixtures.ts";
 
 /** One JSON-RPC message the server received. */
 export interface ServerLogEntry {
@@ -14,27 +15,19 @@ export interface ServerLogEntry {
   readonly target?: string;
 }
 
-/** A JSON snapshot of the log, as `conformance_server_log` returns it. */
-export interface ServerLogSnapshot {
-  /** The `capabilities` of every `initialize` request, in arrival order. */
-  readonly clientCapabilities: readonly Record<string, unknown>[];
-  /** The `clientInfo` of every `initialize` request. */
-  readonly clientInfo: readonly Record<string, unknown>[];
-  /** Every `resources/read` URI, in order. */
-  readonly resourcesRead: readonly { readonly uri: string; readonly at: number }[];
-  /** Every `tools/call`, in order. */
-  readonly toolCalls: readonly { readonly name: string; readonly at: number; readonly arguments: unknown }[];
-  /** Markers the View posted (e.g. teardown receipts), in order. */
-  readonly markers: readonly { readonly marker: string; readonly at: number }[];
+/**
+ * A JSON snapshot of the log, as `conformance_server_log` returns it: the fixture spec's `ServerLog`
+ * (src/fixtures.ts) plus the `initialize` client infos and every method received.
+ */
+export interface ServerLogSnapshot extends ServerLog {
+  clientInfo: Record<string, unknown>[];
   /** Every JSON-RPC method received, in order. */
-  readonly methods: readonly ServerLogEntry[];
+  methods: ServerLogEntry[];
 }
 
-type Mutable<T> = { -readonly [K in keyof T]: T[K] extends readonly (infer U)[] ? U[] : T[K] };
-
 /** The append-only record of one server's traffic. */
-export class ServerLog {
-  readonly #data: Mutable<ServerLogSnapshot> = {
+export class ServerLogRecorder {
+  readonly #data: ServerLogSnapshot = {
     clientCapabilities: [],
     clientInfo: [],
     resourcesRead: [],
@@ -60,7 +53,11 @@ export class ServerLog {
     }
     if (method === "tools/call" && typeof params.name === "string") {
       target = params.name;
-      this.#data.toolCalls.push({ name: params.name, at, arguments: params.arguments ?? null });
+      this.#data.toolCalls.push({
+        name: params.name,
+        arguments: isRecord(params.arguments) ? params.arguments : {},
+        at,
+      });
     }
     this.#data.methods.push(target === undefined ? { method, at } : { method, at, target });
   }

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { startConformanceServer } from "../../src/server/server.ts";
-import { RESOURCE_URIS } from "../../src/server/fixtures.ts";
+import { parseListen, serve } from "../../src/server/serve.ts";
+import { LAUNCH_RESULT_META, RESOURCE_URIS } from "../../src/fixtures.ts";
 
 const CONTROLS = { declared: "http://127.0.0.1:9", undeclared: "http://127.0.0.1:10" };
 const UI_EXTENSION = { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } };
@@ -42,6 +43,13 @@ Deno.test("a real MCP client lists the fixtures and reads the app resource", asy
   );
   const echo = await client.callTool({ name: "conformance_probe", arguments: { payload: "ping-42" } });
   assert.deepEqual(echo.structuredContent, { payload: "ping-42" });
+  const launched = await client.callTool({ name: "run_conformance", arguments: { marker: "m-1" } });
+  assert.deepEqual(launched.structuredContent, {
+    launcher: "run_conformance",
+    marker: "m-1",
+    controls: CONTROLS,
+  });
+  assert.deepEqual(launched._meta, LAUNCH_RESULT_META);
 });
 
 Deno.test("the server log records initialize capabilities, reads and tool calls", async () => {
@@ -120,3 +128,26 @@ async function rawPost(url: URL, host: string): Promise<string> {
     throw error;
   }
 }
+
+Deno.test("serve() answers a real MCP client until its signal aborts", async () => {
+  const abort = new AbortController();
+  const { promise: listening, resolve } = Promise.withResolvers<URL>();
+  const running = serve({ appHtml: () => "<p>suite</p>", signal: abort.signal, onListening: resolve });
+  const url = await listening;
+  try {
+    await using client = await connect(url);
+    const read = await client.readResource({ uri: RESOURCE_URIS.run_conformance });
+    assert.equal((read.contents[0] as { text: string }).text, "<p>suite</p>");
+  } finally {
+    abort.abort();
+    await running;
+  }
+  await assert.rejects(fetch(url, { method: "POST", body: "{}" }));
+});
+
+Deno.test("parseListen accepts HOST:PORT forms and names a bad value", () => {
+  assert.deepEqual(parseListen("127.0.0.1:8765"), { hostname: "127.0.0.1", port: 8765 });
+  assert.deepEqual(parseListen("8765"), { hostname: "127.0.0.1", port: 8765 });
+  assert.deepEqual(parseListen("[::1]:80"), { hostname: "::1", port: 80 });
+  assert.throws(() => parseListen("localhost:99999"), /Invalid --listen "localhost:99999"/);
+});

@@ -1,0 +1,161 @@
+/**
+ * {@linkcode BrowserHost}: the base of every Playwright-driven MCP Apps host. It owns the browser (one per
+ * run), the page, the console buffer and the artifacts (screenshots, traces), and implements the capability
+ * requests that work the same on every web host. A subclass opens its host page and renders the suite.
+ *
+ * @module
+ */
+import type { BrowserContext, Page } from "playwright-core";
+import {
+  type CapabilityResult,
+  type ConsoleMatch,
+  type FrameInspection,
+  type LauncherName,
+  TRIGGER_TEST_ID,
+} from "../protocol.ts";
+import { launchChromium, type LaunchedBrowser } from "./chromium.ts";
+import type { CapabilityContext, Host, HostSetupOptions, RequestOf, SuiteBridge } from "./host.ts";
+import type { FrameSuiteBridge } from "./suite_bridge.ts";
+
+/** The shared Playwright host; subclasses implement {@linkcode BrowserHost.open} and `launch`. */
+export abstract class BrowserHost implements Host {
+  abstract readonly id: string;
+  #launched: LaunchedBrowser | null = null;
+  #context: BrowserContext | null = null;
+  #page: Page | null = null;
+  #options: HostSetupOptions | null = null;
+  #console: string[] = [];
+  /** The bridge to the View rendered last; subclasses set it in `launch`. */
+  protected bridge: FrameSuiteBridge | null = null;
+
+  /** The browser's pid (its process group), once set up. */
+  get browserPid(): number | null {
+    return this.#launched?.pid ?? null;
+  }
+
+  /** The host page. */
+  protected get page(): Page {
+    if (this.#page === null) throw new Error(`Host "${this.id}" is not set up: call setup() first`);
+    return this.#page;
+  }
+
+  /** The run's setup options. */
+  protected get options(): HostSetupOptions {
+    if (this.#options === null) throw new Error(`Host "${this.id}" is not set up: call setup() first`);
+    return this.#options;
+  }
+
+  /** Console lines so far (`type: text`), page errors included. */
+  get consoleLines(): readonly string[] {
+    return this.#console;
+  }
+
+  /** Launches the browser, opens one page with console capture, and calls {@linkcode BrowserHost.open}. */
+  async setup(options: HostSetupOptions): Promise<void> {
+    this.#options = options;
+    this.#launched = await launchChromium({ headful: options.headful });
+    try {
+      this.#context = await this.#launched.browser.newContext({
+        acceptDownloads: true,
+        colorScheme: "light",
+      });
+      if (options.trace !== "off" && options.artifactsDir !== null) {
+        await this.#context.tracing.start({ screenshots: true, snapshots: true });
+      }
+      this.#page = await this.#context.newPage();
+      this.#page.on("console", (message) => this.#console.push(`${message.type()}: ${message.text()}`));
+      this.#page.on("pageerror", (error) => this.#console.push(`pageerror: ${error.message}`));
+      await this.open(this.#page);
+    } catch (error) {
+      await this.teardown();
+      throw error;
+    }
+  }
+
+  /** Navigates the fresh page to the host (and signs in, on real hosts). */
+  protected abstract open(page: Page): Promise<void>;
+
+  /** Renders the suite through a launcher. */
+  abstract launch(launcher: LauncherName): Promise<SuiteBridge>;
+
+  /** Saves a screenshot of the host page into the artifacts folder. */
+  async keepEvidence(testId: string): Promise<string[]> {
+    const dir = this.#options?.artifactsDir;
+    if (!dir || this.#page === null) return [];
+    await Deno.mkdir(dir, { recursive: true });
+    const path = `${dir}/${this.id.replaceAll(/[^\w.-]+/g, "_")}-${testId.replaceAll(/[^\w.-]+/g, "_")}.png`;
+    await this.#page.screenshot({ path, fullPage: true });
+    return [path];
+  }
+
+  /** A real, user-activating click on the View's trigger button. */
+  async clickTrigger(
+    _request: RequestOf<"clickTrigger">,
+    _context: CapabilityContext,
+  ): Promise<CapabilityResult> {
+    if (this.bridge === null || this.bridge.isDetached()) return { ok: false, error: "No View is rendered" };
+    await this.bridge.frame.getByTestId(TRIGGER_TEST_ID).click({ timeout: 10_000 });
+    return { ok: true };
+  }
+
+  /** Switches the emulated OS colour scheme, which a conformant host follows. */
+  async toggleTheme(request: RequestOf<"toggleTheme">): Promise<CapabilityResult> {
+    await this.page.emulateMedia({ colorScheme: request.to });
+    return { ok: true };
+  }
+
+  /** The outermost app frame's attributes, read from the host page's DOM. */
+  async inspectFrame(): Promise<CapabilityResult> {
+    const value: FrameInspection = await this.page.evaluate(() => {
+      const frames = [...document.querySelectorAll("iframe")];
+      const first = frames[0];
+      return {
+        total: frames.length,
+        sandboxed: frames.filter((frame) => frame.hasAttribute("sandbox")).length,
+        firstSandbox: first?.getAttribute("sandbox") ?? null,
+        allow: first?.getAttribute("allow") ?? null,
+      };
+    });
+    return { ok: true, value };
+  }
+
+  /** Matches the buffered console lines against a pattern until the deadline. */
+  async readConsole(
+    request: RequestOf<"readConsole">,
+    context: CapabilityContext,
+  ): Promise<CapabilityResult> {
+    let pattern: RegExp;
+    try {
+      pattern = new RegExp(request.pattern);
+    } catch (error) {
+      return { ok: false, error: `Invalid console pattern "${request.pattern}": ${String(error)}` };
+    }
+    const deadline = Date.now() + request.timeoutMs;
+    while (true) {
+      const line = this.#console.find((entry) => pattern.test(entry));
+      if (line !== undefined) return { ok: true, value: { matched: true, line } satisfies ConsoleMatch };
+      if (Date.now() >= deadline || context.signal.aborted) {
+        return { ok: true, value: { matched: false } satisfies ConsoleMatch };
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  /** Stops tracing (keeping the trace when asked), closes the browser and waits for its processes to end. */
+  async teardown(): Promise<void> {
+    const options = this.#options;
+    if (
+      this.#context !== null && options !== null && options.trace !== "off" && options.artifactsDir !== null
+    ) {
+      await Deno.mkdir(options.artifactsDir, { recursive: true });
+      const path = `${options.artifactsDir}/${this.id.replaceAll(/[^\w.-]+/g, "_")}-trace.zip`;
+      await this.#context.tracing.stop({ path }).catch(() => {});
+    }
+    this.bridge = null;
+    this.#page = null;
+    this.#context = null;
+    const launched = this.#launched;
+    this.#launched = null;
+    await launched?.close();
+  }
+}

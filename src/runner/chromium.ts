@@ -1,0 +1,123 @@
+/**
+ * Launching the browser for Playwright-driven hosts: Debian's Chromium (or `$CONFORMANCE_CHROMIUM`) in its own
+ * process group, with a close that proves the whole group is gone.
+ *
+ * @module
+ */
+import { type Browser, chromium } from "playwright-core";
+
+/** The flags every launch uses: no sandbox (root in containers), no GPU, no background traffic. */
+export const CHROMIUM_ARGS: readonly string[] = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
+
+const CANDIDATES = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"];
+
+/** The browser binary: `$CONFORMANCE_CHROMIUM`, else the first system Chromium found, else `null`. */
+export function chromiumPath(): string | null {
+  const named = Deno.env.get("CONFORMANCE_CHROMIUM");
+  if (named) return named;
+  for (const candidate of CANDIDATES) {
+    try {
+      if (Deno.statSync(candidate).isFile) return candidate;
+    } catch {
+      // Not installed here; try the next one.
+    }
+  }
+  return null;
+}
+
+/** A running browser; disposing it closes it and waits until its process group is gone. */
+export interface LaunchedBrowser extends AsyncDisposable {
+  readonly browser: Browser;
+  /** The browser's pid, which is also its process group id. */
+  readonly pid: number;
+  close(): Promise<void>;
+}
+
+/** How to launch. */
+export interface LaunchOptions {
+  readonly headful?: boolean;
+  /** Extra flags after {@linkcode CHROMIUM_ARGS}. */
+  readonly args?: readonly string[];
+}
+
+/**
+ * Launches Chromium in its own process group (Playwright spawns it detached) and connects to it.
+ *
+ * @example
+ * ```ts ignore
+ * await using launched = await launchChromium({ headful: false });
+ * const page = await launched.browser.newPage();
+ * ```
+ */
+export async function launchChromium(options: LaunchOptions = {}): Promise<LaunchedBrowser> {
+  const executablePath = chromiumPath();
+  if (executablePath === null) {
+    throw new Error(
+      'No Chromium found: install Debian\'s "chromium" or set CONFORMANCE_CHROMIUM to a Chromium binary',
+    );
+  }
+  const server = await chromium.launchServer({
+    executablePath,
+    headless: !options.headful,
+    args: [...CHROMIUM_ARGS, ...(options.args ?? [])],
+    host: "127.0.0.1",
+  });
+  const pid = server.process().pid;
+  if (pid === undefined) {
+    await server.close();
+    throw new Error(`Chromium at "${executablePath}" did not start: check that it runs with --headless`);
+  }
+  let browser: Browser;
+  try {
+    browser = await chromium.connect(server.wsEndpoint());
+  } catch (error) {
+    await server.close();
+    await waitGroupGone(pid, 10_000);
+    throw error;
+  }
+  let closed: Promise<void> | null = null;
+  const close = () => {
+    closed ??= (async () => {
+      await browser.close().catch(() => {});
+      await server.close().catch(() => {});
+      await waitGroupGone(pid, 10_000);
+    })();
+    return closed;
+  };
+  return { browser, pid, close, [Symbol.asyncDispose]: close };
+}
+
+/** Whether any process (zombies included) is left in process group `pgid`. */
+export function processGroupAlive(pgid: number): boolean {
+  try {
+    Deno.kill(-pgid, "SIGCONT");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Waits until the group is gone; after `graceMs`, kills what is left with SIGKILL and waits again. */
+export async function waitGroupGone(pgid: number, graceMs: number): Promise<void> {
+  const deadline = Date.now() + graceMs;
+  while (processGroupAlive(pgid) && Date.now() < deadline) await sleep(50);
+  if (!processGroupAlive(pgid)) return;
+  try {
+    Deno.kill(-pgid, "SIGKILL");
+  } catch {
+    return;
+  }
+  const hard = Date.now() + 5_000;
+  while (processGroupAlive(pgid) && Date.now() < hard) await sleep(50);
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,187 @@
+/**
+ * The Runner: the poll → dispatch → resolve loop between the in-iframe suite and a {@linkcode Host}. The suite
+ * parks at most one capability request at a time; the Runner sees it in a poll, services it against the host
+ * under a per-request deadline, and answers it with the request's sequence number, so a late answer can never
+ * land on a newer request. A stall guard ends the run when the suite stops making progress.
+ *
+ * @module
+ */
+import {
+  type CapabilityRequest,
+  type CapabilityResult,
+  type StartFilter,
+  type SubtestResult,
+  type SuitePoll,
+  UNSUPPORTED,
+} from "../protocol.ts";
+import type { CapabilityContext, Host, SuiteBridge } from "./host.ts";
+
+/** Timing and reporting of one {@linkcode Runner}. */
+export interface RunnerOptions {
+  /** Between polls; 50–100 ms locally, ~800 ms on real hosts. */
+  readonly pollIntervalMs?: number;
+  /** The run ends when nothing changes for this long (upstream: 5 minutes). */
+  readonly stallMs?: number;
+  /** Deadline of a request that names none (`readConsole`/`conversationContains` carry their own). */
+  readonly requestTimeoutMs?: number;
+  /** Scales every deadline (`--timeout-multiplier`). */
+  readonly timeoutMultiplier?: number;
+  readonly signal?: AbortSignal;
+  /** Called once per new result, as soon as the suite reports it. */
+  readonly onResult?: (result: SubtestResult) => void;
+  /** Called before each request is serviced (for progress lines and tracing). */
+  readonly onRequest?: (request: CapabilityRequest, runningId: string) => void;
+}
+
+/** Why a suite run ended early. */
+export class SuiteRunInterrupted extends Error {
+  /** The results reported before the interruption. */
+  readonly results: SubtestResult[];
+  /** The test that was running, if any. */
+  readonly runningId: string | null;
+
+  /** Builds the error from its reason and what was collected. */
+  constructor(message: string, results: SubtestResult[], runningId: string | null) {
+    super(message);
+    this.name = "SuiteRunInterrupted";
+    this.results = results;
+    this.runningId = runningId;
+  }
+}
+
+/**
+ * Drives one suite run against one host.
+ *
+ * @example
+ * ```ts ignore
+ * const runner = new Runner(host, { pollIntervalMs: 50 });
+ * const results = await runner.run(await host.launch("run_conformance"), null);
+ * ```
+ */
+export class Runner {
+  readonly #host: Host;
+  readonly #pollIntervalMs: number;
+  readonly #stallMs: number;
+  readonly #requestTimeoutMs: number;
+  readonly #multiplier: number;
+  readonly #signal: AbortSignal | undefined;
+  readonly #onResult: ((result: SubtestResult) => void) | undefined;
+  readonly #onRequest: ((request: CapabilityRequest, runningId: string) => void) | undefined;
+
+  /** A Runner for `host`; see {@linkcode RunnerOptions} for the defaults. */
+  constructor(host: Host, options: RunnerOptions = {}) {
+    this.#host = host;
+    this.#pollIntervalMs = options.pollIntervalMs ?? 50;
+    this.#multiplier = options.timeoutMultiplier ?? 1;
+    this.#stallMs = (options.stallMs ?? 300_000) * this.#multiplier;
+    this.#requestTimeoutMs = (options.requestTimeoutMs ?? 30_000) * this.#multiplier;
+    this.#signal = options.signal;
+    this.#onResult = options.onResult;
+    this.#onRequest = options.onRequest;
+  }
+
+  /**
+   * Starts the suite with `filter` and services it until it reports `done`. Throws
+   * {@linkcode SuiteRunInterrupted} (with the partial results) on a stall, an abort, or a View that vanished.
+   */
+  async run(bridge: SuiteBridge, filter: StartFilter | null): Promise<SubtestResult[]> {
+    await bridge.start(filter);
+    let seen = 0;
+    let lastChange = Date.now();
+    let progressKey = "";
+    let answeredSeq: number | null = null;
+    let results: SubtestResult[] = [];
+    let runningId: string | null = null;
+    while (true) {
+      if (this.#signal?.aborted) throw new SuiteRunInterrupted("The run was aborted", results, runningId);
+      let poll: SuitePoll;
+      try {
+        poll = await bridge.poll();
+      } catch (error) {
+        throw new SuiteRunInterrupted(`The View stopped answering: ${messageOf(error)}`, results, runningId);
+      }
+      if (poll.state !== "idle") {
+        results = poll.results;
+        for (; seen < results.length; seen++) this.#onResult?.(results[seen]!);
+      }
+      if (poll.state === "done") return results;
+      if (poll.state === "running") {
+        runningId = poll.runningId;
+        const key = `${poll.runningId}:${poll.results.length}:${poll.requestSeq ?? ""}:${
+          poll.request?.kind ?? ""
+        }`;
+        if (key !== progressKey) {
+          progressKey = key;
+          lastChange = Date.now();
+        }
+        const seq = poll.requestSeq ?? null;
+        const fresh = poll.request !== null && (seq === null || seq !== answeredSeq);
+        if (fresh && poll.request !== null) {
+          this.#onRequest?.(poll.request, poll.runningId);
+          const answer = await this.dispatch(poll.request);
+          answeredSeq = seq;
+          lastChange = Date.now();
+          try {
+            await (seq === null ? bridge.resolve(answer) : bridge.resolve(answer, seq));
+          } catch (error) {
+            if (!bridge.isDetached()) throw error;
+          }
+          continue;
+        }
+      }
+      if (Date.now() - lastChange > this.#stallMs) {
+        throw new SuiteRunInterrupted(
+          `The suite made no progress for ${Math.round(this.#stallMs / 1000)} s (stall guard)`,
+          results,
+          runningId,
+        );
+      }
+      await delay(this.#pollIntervalMs, this.#signal);
+    }
+  }
+
+  /** Services one request against the host: absent method → unsupported; deadline → an error answer. */
+  async dispatch(request: CapabilityRequest): Promise<CapabilityResult> {
+    const method = this.#host[request.kind] as
+      | ((request: CapabilityRequest, context: CapabilityContext) => Promise<CapabilityResult>)
+      | undefined;
+    if (method === undefined) return { ...UNSUPPORTED };
+    const own = "timeoutMs" in request ? request.timeoutMs * this.#multiplier : 0;
+    const timeoutMs = Math.max(own + 5_000 * this.#multiplier, this.#requestTimeoutMs);
+    const deadline = new AbortController();
+    const timer = setTimeout(
+      () => deadline.abort(new Error(`no answer within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+    const signal = this.#signal ? AbortSignal.any([deadline.signal, this.#signal]) : deadline.signal;
+    const { promise: expired, reject } = Promise.withResolvers<never>();
+    signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+    expired.catch(() => {});
+    try {
+      return await Promise.race([
+        method.call(this.#host, request, { signal, timeoutMs: own || timeoutMs }),
+        expired,
+      ]);
+    } catch (error) {
+      return { ok: false, error: `Host could not do "${request.kind}": ${messageOf(error)}` };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+function delay(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    }
+  });
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,96 @@
+/**
+ * {@linkcode FrameSuiteBridge}: the Runner's {@linkcode SuiteBridge} over Playwright's `frame.evaluate`, and the
+ * search that finds the View's frame at any depth (host page → sandbox proxy → View, across out-of-process
+ * frames).
+ *
+ * @module
+ */
+import type { Frame, Page } from "playwright-core";
+import type { CapabilityResult, StartFilter, SuitePoll, TestMeta } from "../protocol.ts";
+import type { SuiteBridge } from "./host.ts";
+
+/** How long {@linkcode findSuiteFrame} looks before giving up. */
+export interface FindSuiteFrameOptions {
+  readonly timeoutMs: number;
+  /** Between scans. */
+  readonly intervalMs?: number;
+  /** Frames to pass over (e.g. a View that was just torn down). */
+  readonly exclude?: ReadonlySet<Frame>;
+  readonly signal?: AbortSignal;
+}
+
+/** Whether the suite's channel is installed in `frame`; false for detached or navigating frames. */
+async function hasChannel(frame: Frame): Promise<boolean> {
+  if (frame.isDetached()) return false;
+  try {
+    return await frame.evaluate(() => typeof globalThis.__mcpConformance?.poll === "function");
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Finds the frame whose window carries `__mcpConformance`, at any depth. When several do (a remount in
+ * progress), the deepest, most recently attached one wins.
+ */
+export async function findSuiteFrame(page: Page, options: FindSuiteFrameOptions): Promise<Frame> {
+  const deadline = Date.now() + options.timeoutMs;
+  while (true) {
+    const frames = page.frames().filter((frame) => !options.exclude?.has(frame));
+    const found = await Promise.all(frames.map(hasChannel));
+    const candidates = frames.filter((_, index) => found[index]);
+    const chosen = candidates.at(-1);
+    if (chosen !== undefined) return chosen;
+    if (Date.now() > deadline) {
+      throw new Error(
+        `No frame with the conformance suite appeared within ${options.timeoutMs} ms ` +
+          `(${page.frames().length} frames on ${page.url()}): the host did not render the app`,
+      );
+    }
+    if (options.signal?.aborted) throw new Error("Stopped looking for the suite frame: the run was aborted");
+    await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 50));
+  }
+}
+
+/** A {@linkcode SuiteBridge} into one frame. */
+export class FrameSuiteBridge implements SuiteBridge {
+  readonly #frame: Frame;
+
+  /** Wraps a frame that carries the channel (see {@linkcode findSuiteFrame}). */
+  constructor(frame: Frame) {
+    this.#frame = frame;
+  }
+
+  /** The frame this bridge talks to (for clicks on the trigger). */
+  get frame(): Frame {
+    return this.#frame;
+  }
+
+  /** The suite's test list. */
+  listTests(): Promise<TestMeta[]> {
+    return this.#frame.evaluate(() => globalThis.__mcpConformance!.listTests());
+  }
+
+  /** Starts the suite; `null` runs everything. */
+  async start(filter: StartFilter | null): Promise<void> {
+    await this.#frame.evaluate((value) => globalThis.__mcpConformance!.start(value), filter);
+  }
+
+  /** One poll of the channel. */
+  poll(): Promise<SuitePoll> {
+    return this.#frame.evaluate(() => globalThis.__mcpConformance!.poll());
+  }
+
+  /** Answers the pending request. */
+  async resolve(result: CapabilityResult, seq?: number): Promise<void> {
+    await this.#frame.evaluate(
+      ([answer, sequence]) => globalThis.__mcpConformance!.resolve(answer, sequence ?? undefined),
+      [result, seq ?? null] as const,
+    );
+  }
+
+  /** Whether the frame is gone. */
+  isDetached(): boolean {
+    return this.#frame.isDetached();
+  }
+}
