@@ -5,9 +5,14 @@
  * @module
  */
 import type { HostEntry } from "../src/host.ts";
+import { fakeHost } from "./cli/fake.ts";
+import { fakeMinimalHost } from "./cli/fake_minimal.ts";
 
 /** Every built-in host, in listing order. */
-export const HOSTS: readonly HostEntry[] = [];
+export const HOSTS: readonly HostEntry[] = [
+  fakeHost,
+  fakeMinimalHost,
+];
 
 /** Hosts a plain `conformance run` uses when none is named. */
 export const DEFAULT_HOSTS: readonly string[] = ["fake", "fake-minimal", "reference"];

@@ -92,6 +92,11 @@ export interface HostRunner {
   readonly goldenPaths: readonly GoldenPath[];
   /** Set when the runner is a stub that cannot build invocations, with the reason. */
   readonly stub?: string;
+  /**
+   * True for hosts that follow a `@@fake` … `@@end` directive script in the prompt (the built-in fakes):
+   * the scripted and composition tiers run only on them.
+   */
+  readonly scripted?: boolean;
   /** Resolves the binary to run, or `null` when it is absent. */
   detect(): Promise<string | null>;
   /** Builds the invocation for one golden path. */

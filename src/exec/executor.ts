@@ -1,0 +1,326 @@
+/**
+ * The executor: the one place that runs host CLIs. It spawns an invocation in its own process group with
+ * stdin closed and a projected environment, reads stdout and stderr as bounded lines, feeds stdout to the
+ * host's normaliser and to callbacks, stops at the terminal event (then waits a grace period for exit),
+ * enforces wall-clock and idle timeouts and aborts, kills the whole group (SIGTERM, then SIGKILL), verifies
+ * the group is gone, and always removes the invocation's `cleanupPaths`.
+ *
+ * It sees hosts only as a {@linkcode HostInvocation}, a {@linkcode Normalizer} and a {@linkcode StreamShape}.
+ *
+ * @module
+ */
+import type { DraftEvent, NormalizedEvent, Normalizer } from "../normalize/events.ts";
+import { projectEnv } from "./env.ts";
+import type { HostInvocation, StreamShape } from "./host_runner.ts";
+import { DEFAULT_MAX_LINE_BYTES, readLines } from "./line_reader.ts";
+import type { Observation, StopReason, Violation } from "./observation.ts";
+import { groupAlive, killGroup } from "./process_group.ts";
+
+/** Handed to every callback: lets a caller stop the run from inside it. */
+export interface RunControl {
+  /** Stops the run: the group is killed and the observation says `stopped: "abort"`. */
+  abort(): void;
+}
+
+/** Options of {@linkcode execute}. Times are in milliseconds. */
+export interface ExecuteOptions {
+  /** Host id stamped on every event. */
+  readonly host: string;
+  /** A fresh normaliser for this run. */
+  readonly normalizer: Normalizer;
+  readonly streamShape: StreamShape;
+  /** Longest the whole run may take. Default 60 000. */
+  readonly wallTimeoutMs?: number;
+  /** Longest silence (no byte on stdout or stderr) allowed. Default: none. */
+  readonly idleTimeoutMs?: number;
+  /** After the terminal event or EOF, how long the process may take to exit before its group is killed. */
+  readonly postStreamGraceMs?: number;
+  /** Between SIGTERM and SIGKILL. 0 sends SIGKILL at once. Default 2 000. */
+  readonly killGraceMs?: number;
+  /** How long to poll for the group to be gone after the last signal. Default 5 000. */
+  readonly verifyGoneMs?: number;
+  /** Longest stdout or stderr line accepted, in bytes. Default 8 MiB. */
+  readonly maxLineBytes?: number;
+  /** Aborting it stops the run like {@linkcode RunControl.abort}. */
+  readonly signal?: AbortSignal;
+  /** The parent environment to project from. Default `Deno.env.toObject()`. */
+  readonly parentEnv?: Readonly<Record<string, string>>;
+  readonly onEvent?: (event: NormalizedEvent, control: RunControl) => void;
+  readonly onStdoutLine?: (line: string, control: RunControl) => void;
+  readonly onStderrLine?: (line: string, control: RunControl) => void;
+}
+
+const DEFAULTS = {
+  wallTimeoutMs: 60_000,
+  idleTimeoutMs: Infinity,
+  postStreamGraceMs: 5_000,
+  killGraceMs: 2_000,
+  verifyGoneMs: 5_000,
+  maxLineBytes: DEFAULT_MAX_LINE_BYTES,
+};
+
+const delay = (ms: number) => new Promise<"late">((resolve) => setTimeout(() => resolve("late"), ms));
+
+/**
+ * Runs one invocation to the end and reports what happened. Never throws for anything the host does; a
+ * spawn failure is an observation with `spawnError` set.
+ *
+ * @example
+ * ```ts
+ * import { execute } from "./executor.ts";
+ * import { normalizerFor } from "../normalize/mod.ts";
+ * const observation = await execute(
+ *   { binary: "echo", args: ["hi"], env: {}, envAllow: [], cleanupPaths: [], capabilities: NO_CAPABILITIES },
+ *   { host: "echo", normalizer: normalizerFor("claude")({ argv: ["hi"] }), streamShape: { init: "none", terminal: "eof" } },
+ * );
+ * ```
+ */
+export async function execute(invocation: HostInvocation, options: ExecuteOptions): Promise<Observation> {
+  const started = performance.now();
+  try {
+    return await run(invocation, options, started);
+  } finally {
+    await Promise.all(
+      invocation.cleanupPaths.map((path) => Deno.remove(path, { recursive: true }).catch(() => {})),
+    );
+  }
+}
+
+async function run(
+  invocation: HostInvocation,
+  options: ExecuteOptions,
+  started: number,
+): Promise<Observation> {
+  const limits = { ...DEFAULTS, ...definedOnly(options) };
+  const events: NormalizedEvent[] = [];
+  const stderr: string[] = [];
+  const hostStderr: string[] = [];
+  const violations: Violation[] = [];
+  const base = {
+    host: options.host,
+    events,
+    stderr,
+    hostStderr,
+    violations,
+  };
+  let child: Deno.ChildProcess;
+  try {
+    child = new Deno.Command(invocation.binary, {
+      args: [...invocation.args],
+      env: projectEnv(invocation, options.parentEnv ?? Deno.env.toObject()),
+      clearEnv: true,
+      ...(invocation.cwd === undefined ? {} : { cwd: invocation.cwd }),
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+      detached: true,
+    }).spawn();
+  } catch (error) {
+    const message = `Subprocess spawn failed: ${error instanceof Error ? error.message : String(error)}`;
+    violations.push({ kind: "spawn_failed", stream: "process", message });
+    return finish({ ...base, started, stdoutLines: 0, stdoutBytes: 0, exitCode: null, signal: null }, {
+      resultSeen: null,
+      stopped: null,
+      killed: false,
+      pgid: null,
+      groupGone: true,
+      spawnError: message,
+    });
+  }
+  const pgid = child.pid;
+
+  let stopped: StopReason | null = null;
+  let streamDone = false;
+  let signalStop!: () => void;
+  const stopRequested = new Promise<"stop">((resolve) => signalStop = () => resolve("stop"));
+  const stop = (why: StopReason) => {
+    if (stopped !== null || streamDone) return;
+    stopped = why;
+    signalStop();
+  };
+  const control: RunControl = { abort: () => stop("abort") };
+  const onAbort = () => stop("abort");
+  if (options.signal?.aborted) stop("abort");
+  options.signal?.addEventListener("abort", onAbort, { once: true });
+  const wallTimer = setTimeout(() => stop("wall"), limits.wallTimeoutMs);
+  let lastByte = performance.now();
+  const onBytes = () => lastByte = performance.now();
+  const idleTimer = Number.isFinite(limits.idleTimeoutMs)
+    ? setInterval(() => {
+      if (performance.now() - lastByte > limits.idleTimeoutMs) stop("idle");
+    }, Math.max(10, Math.min(200, limits.idleTimeoutMs / 5)))
+    : undefined;
+
+  const readers = new AbortController();
+  let seq = 0;
+  let stdoutLines = 0;
+  let stdoutBytes = 0;
+  let terminalSeen = false;
+  let signalTerminal!: () => void;
+  const terminalReached = new Promise<"terminal">((resolve) => signalTerminal = () => resolve("terminal"));
+  const stamp = (draft: DraftEvent) => ({ ...draft, host: options.host, seq: seq++ }) as NormalizedEvent;
+  const accept = (event: NormalizedEvent) => {
+    events.push(event);
+    if (event.kind === "terminal" && event.status !== "success") {
+      stderr.push(`[result] ${event.result || event.reason || event.status}`);
+    }
+    options.onEvent?.(event, control);
+  };
+
+  const stdoutDone = (async () => {
+    for await (
+      const line of readLines(child.stdout, {
+        maxLineBytes: limits.maxLineBytes,
+        onBytes,
+        signal: readers.signal,
+      })
+    ) {
+      stdoutLines++;
+      stdoutBytes += line.bytes + 1;
+      // After the terminal (or a stop) the rest is drained unread, so a writing host never meets a closed pipe.
+      if (terminalSeen || stopped !== null) continue;
+      if (line.tooLong) {
+        violations.push({
+          kind: "line_too_long",
+          stream: "stdout",
+          line: stdoutLines,
+          message:
+            `stdout line ${stdoutLines} is ${line.bytes} bytes, over the ${limits.maxLineBytes}-byte limit`,
+        });
+        continue;
+      }
+      if (line.invalidUtf8) {
+        violations.push({
+          kind: "invalid_utf8",
+          stream: "stdout",
+          line: stdoutLines,
+          message: `stdout line ${stdoutLines} is not valid UTF-8 (bad bytes replaced with U+FFFD)`,
+        });
+      }
+      options.onStdoutLine?.(line.text, control);
+      for (const draft of options.normalizer.line(line.text)) {
+        const event = stamp(draft);
+        accept(event);
+        if (event.kind === "terminal" && options.streamShape.terminal === "event" && !event.synthetic) {
+          terminalSeen = true;
+          signalTerminal();
+          break;
+        }
+        if (stopped !== null) break;
+      }
+    }
+    return "eof" as const;
+  })();
+
+  const stderrDone = (async () => {
+    for await (
+      const line of readLines(child.stderr, {
+        maxLineBytes: limits.maxLineBytes,
+        onBytes,
+        signal: readers.signal,
+      })
+    ) {
+      const number = hostStderr.length + 1;
+      if (line.tooLong || line.invalidUtf8) {
+        violations.push({
+          kind: line.tooLong ? "line_too_long" : "invalid_utf8",
+          stream: "stderr",
+          line: number,
+          message: line.tooLong
+            ? `stderr line ${number} is ${line.bytes} bytes, over the ${limits.maxLineBytes}-byte limit`
+            : `stderr line ${number} is not valid UTF-8 (bad bytes replaced with U+FFFD)`,
+        });
+      }
+      hostStderr.push(line.text);
+      stderr.push(line.text);
+      if (stopped === null) options.onStderrLine?.(line.text, control);
+    }
+  })();
+
+  let killed = false;
+  let groupGone = false;
+  const kill = async () => {
+    killed = true;
+    groupGone = await killGroup(pgid, { graceMs: limits.killGraceMs, verifyMs: limits.verifyGoneMs });
+  };
+
+  const first = await Promise.race([terminalReached, stdoutDone, stopRequested]);
+  if (first !== "stop") {
+    streamDone = true;
+    // The stream is over; the process gets a grace period to exit on its own.
+    const exited = await Promise.race([
+      child.status.then(() => "exited" as const),
+      delay(limits.postStreamGraceMs),
+    ]);
+    if (exited === "late") await kill();
+  } else {
+    await kill();
+  }
+  clearTimeout(wallTimer);
+  clearInterval(idleTimer);
+  options.signal?.removeEventListener("abort", onAbort);
+
+  const status = await Promise.race([child.status, delay(limits.verifyGoneMs)]);
+  // Output still held open by a process outside the group must not hold the run: stop reading it.
+  const drained = await Promise.race([Promise.all([stdoutDone, stderrDone]), delay(1_000)]);
+  if (drained === "late") readers.abort();
+  await Promise.all([stdoutDone, stderrDone]);
+
+  if (!killed) {
+    groupGone = !groupAlive(pgid);
+    if (!groupGone) {
+      violations.push({
+        kind: "group_survived",
+        stream: "process",
+        message: `processes of group ${pgid} outlived the host's exit; the executor killed them`,
+      });
+      await kill();
+    }
+  }
+  const exitCode = status === "late" || status.signal !== null ? null : status.code;
+  const signal = status === "late" ? null : status.signal;
+  if (stopped === null) {
+    const end = { exitCode, signal, stderrTail: hostStderr.slice(-20).join("\n") };
+    for (const draft of options.normalizer.end(end)) accept(stamp(draft));
+  }
+  return finish({ ...base, started, stdoutLines, stdoutBytes, exitCode, signal }, {
+    resultSeen: stopped === null ? terminalSeen : null,
+    stopped,
+    killed,
+    pgid,
+    groupGone,
+    spawnError: null,
+  });
+}
+
+interface Collected {
+  host: string;
+  events: NormalizedEvent[];
+  stderr: string[];
+  hostStderr: string[];
+  violations: Violation[];
+  started: number;
+  stdoutLines: number;
+  stdoutBytes: number;
+  exitCode: number | null;
+  signal: Deno.Signal | null;
+}
+
+function finish(
+  collected: Collected,
+  outcome: Pick<Observation, "resultSeen" | "stopped" | "killed" | "pgid" | "groupGone" | "spawnError">,
+): Observation {
+  const { started, ...rest } = collected;
+  const text = collected.events.flatMap((event) => event.kind === "text" ? [event.text] : []).join("\n");
+  return {
+    ...rest,
+    ...outcome,
+    kinds: collected.events.map((event) => event.kind),
+    text: text === "" ? [] : text.split("\n"),
+    durationMs: Math.round(performance.now() - started),
+  };
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,59 @@
+/**
+ * How the harness runs itself as a child, for the built-in fake host: a `deno compile`d binary is its own
+ * executable (`<binary> fake-host …`); from source it is `deno run <task permissions> <main.ts> fake-host …`.
+ *
+ * @module
+ */
+
+/** The permissions of `deno task conformance`, given to the fake host when running from source. */
+export const SOURCE_PERMISSIONS: readonly string[] = [
+  "--allow-read",
+  "--allow-write",
+  "--allow-env",
+  "--allow-sys",
+  "--allow-run",
+  "--allow-net=127.0.0.1,localhost,[::1]",
+];
+
+/** The program's whereabouts, as Deno reports them. */
+export interface SelfContext {
+  /** `Deno.execPath()`. */
+  readonly execPath: string;
+  /** `Deno.mainModule`. */
+  readonly mainModule: string;
+}
+
+/** A command prefix: run `binary` with `args` followed by the fake host's own arguments. */
+export interface SelfCommand {
+  readonly binary: string;
+  readonly args: readonly string[];
+}
+
+const MAIN_TS = new URL("../../main.ts", import.meta.url);
+
+/**
+ * Whether the program is a `deno compile`d binary: its main module then lives in the binary's embedded
+ * file system (`…/deno-compile-<name>/…`), and its executable is not the `deno` CLI.
+ */
+export function isCompiled(context: SelfContext): boolean {
+  const base = context.execPath.split(/[\\/]/).at(-1) ?? "";
+  return context.mainModule.includes("/deno-compile-") || !/^deno(\.exe)?$/i.test(base);
+}
+
+/**
+ * The command that starts `conformance fake-host` from this very program.
+ *
+ * @example
+ * ```ts
+ * import { fakeHostCommand } from "./self.ts";
+ * const { binary, args } = fakeHostCommand();
+ * // from source: [Deno.execPath(), "run", "--allow-read", …, "/abs/main.ts", "fake-host"]
+ * ```
+ */
+export function fakeHostCommand(
+  context: SelfContext = { execPath: Deno.execPath(), mainModule: Deno.mainModule },
+): SelfCommand {
+  if (isCompiled(context)) return { binary: context.execPath, args: ["fake-host"] };
+  const main = MAIN_TS.protocol === "file:" ? decodeURIComponent(MAIN_TS.pathname) : MAIN_TS.href;
+  return { binary: context.execPath, args: ["run", "--quiet", ...SOURCE_PERMISSIONS, main, "fake-host"] };
+}

@@ -1,0 +1,33 @@
+/**
+ * Normaliser lookup: dialect id → {@linkcode NormalizerFactory}. A host runner names its dialect; the
+ * executor's callers get the factory here. Adding a dialect is one file `src/normalize/<dialect>.ts` and one
+ * line in {@linkcode NORMALIZERS}.
+ *
+ * @module
+ */
+import { claudeNormalizer } from "./claude.ts";
+import type { NormalizerFactory } from "./events.ts";
+
+/** Every built-in dialect. */
+export const NORMALIZERS: Readonly<Record<string, NormalizerFactory>> = {
+  claude: claudeNormalizer,
+};
+
+/**
+ * The normaliser factory of a dialect. Throws `RangeError` for an unknown dialect.
+ *
+ * @example
+ * ```ts
+ * import { normalizerFor } from "./mod.ts";
+ * const normalizer = normalizerFor("claude")({ argv: [] });
+ * ```
+ */
+export function normalizerFor(dialect: string): NormalizerFactory {
+  const factory = Object.hasOwn(NORMALIZERS, dialect) ? NORMALIZERS[dialect] : undefined;
+  if (!factory) {
+    throw new RangeError(
+      `Unknown normaliser dialect "${dialect}": use one of ${Object.keys(NORMALIZERS).join(", ")}`,
+    );
+  }
+  return factory;
+}
