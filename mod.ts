@@ -8,4 +8,10 @@ export type * from "./src/host.ts";
 export type * from "./src/suite.ts";
 export type * from "./src/exec/host_runner.ts";
 export type * from "./src/normalize/events.ts";
-export type * from "./src/runner/host.ts";
+export type {
+  CapabilityContext,
+  Host,
+  HostCapabilities as AppsHostCapabilities,
+  HostSetupOptions,
+  SuiteBridge,
+} from "./src/runner/host.ts";

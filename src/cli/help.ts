@@ -1,0 +1,129 @@
+/**
+ * The help text of every subcommand. Kept together so the whole command surface reads in one place.
+ *
+ * @module
+ */
+
+const RUN = `Usage: conformance [run] [options]
+
+Runs the conformance suites against hosts and reports every result.
+With no --host, runs the embedded defaults: fake, fake-minimal and the reference MCP Apps host.
+
+Hosts and tests
+  --host H[,H…]             hosts to run (repeatable); see "conformance list hosts"
+  --suite cli|apps|all      which family of tests (default: all that apply to each host)
+  --tier NAME               only one tier, e.g. behavior, scripted, constructability, lifecycle
+  --grep RE                 only tests whose id matches the regular expression
+  --shard I/N               run a deterministic 1/N of the (host, test) pairs; merge with "conformance board"
+  --live                    run against real models and products with your own credentials (also CONFORMANCE_LIVE=1)
+  --mock-model              run real agent CLIs end to end against a local mock model server
+  --config FILE             extra hosts and golden paths (YAML), see the README's "Configuration"
+
+Expectations
+  --expectations PATH       known failures per host (file or folder, repeatable); default: the built-in set
+  --update-expectations     rewrite the expectations file(s) from this run's results
+
+Reports
+  --reporter NAME           pretty (default), json, junit, markdown, html; repeatable
+  --out DIR                 where report files go (json goes to stdout without --out)
+
+Running
+  --timeout-multiplier X    scale every timeout (slow machines: 2 or 3)
+  --headful                 show the browser for MCP Apps hosts
+  --trace on|off|on-failure keep Playwright traces (default off)
+  --profile-dir DIR         browser profile for real web products (default under your cache dir)
+
+Exit codes: 0 every result as expected, 1 an unexpected result or a stale expectation, 2 usage error,
+3 harness error, 130/143 interrupted.
+
+Examples
+  conformance
+  conformance --host gemini --live
+  conformance --host claude-code,codex --mock-model --reporter json --out reports
+  conformance --host reference --grep visibility --reporter html --out reports`;
+
+const LIST = `Usage: conformance list [hosts|tests] [--host H[,H…]] [--config FILE] [--json]
+
+Lists the hosts the harness knows (the registry plus --config hosts) or the tests each host would run.
+
+  hosts        every host with its kind and capabilities (default)
+  tests        every (host, test) pair; narrow with --host
+  --json       machine-readable output
+
+Examples
+  conformance list hosts
+  conformance list tests --host fake --json`;
+
+const BOARD = `Usage: conformance board REPORT.json… [--diff OLD.json] [--out FILE]
+
+Merges JSON reports (shards, or runs of different hosts) into one pass/fail board. All reports must come from
+the same suite revision. With --diff, also lists what changed since OLD.json. --out FILE picks the format by
+its extension: .md (default) the board, .html the HTML report, .json the merged report, .xml JUnit.
+
+Examples
+  conformance board shard-1/report.json shard-2/report.json --out board.md
+  conformance board today.json --diff yesterday.json`;
+
+const PARSE = `Usage: conformance parse --host H [FILE|-]
+
+Normalises a recorded agent-CLI stream (JSON lines, as the host printed them) into the shared event set and
+prints one JSON event per line. Reads standard input when FILE is "-" or absent.
+
+Example
+  claude -p "hi" --output-format stream-json --verbose | conformance parse --host claude-code`;
+
+const FAKE_HOST = `Usage: conformance fake-host [ARGS…] PROMPT
+
+The built-in fake agent CLI. It prints the wire sequence scripted by an "@@fake … @@end" block in the prompt
+(the argument containing "@@fake", else the last argument), or a short default run. See the README's
+"Fake host directive language".`;
+
+const SERVE = `Usage: conformance serve [--listen 127.0.0.1:PORT] [--allow-origin ORIGIN]…
+
+Starts the conformance MCP server (Streamable HTTP) so you can add it to a real MCP Apps host as a connector.
+Binds loopback by default; requests whose Origin or Host is not allowed are rejected.
+
+Example
+  conformance serve --listen 127.0.0.1:8765`;
+
+const LOGIN = `Usage: conformance login --host H [--profile-dir DIR]
+
+Opens a real web product (chatgpt, claude-ai, mistral) in a visible browser with a persistent profile so you
+can sign in once; later "--live" runs reuse the profile.`;
+
+const DOCTOR = `Usage: conformance doctor [--json]
+
+Reports what is installed and configured: each host's binary, the browser, and which credential variables are
+set (presence only, never values).`;
+
+const MAIN = `conformance: checks whether a host honours the contract its users depend on.
+
+Usage: conformance [command] [options]
+
+Commands
+  run        run the suites (the default command)        conformance run --help
+  list       list hosts or tests                         conformance list --help
+  board      merge reports into one board, diff them     conformance board --help
+  parse      normalise a recorded agent-CLI stream       conformance parse --help
+  serve      start the conformance MCP server            conformance serve --help
+  login      sign in to a web product once               conformance login --help
+  doctor     what is installed and configured            conformance doctor --help
+  fake-host  the built-in fake agent CLI                 conformance fake-host --help
+
+  --version  the harness version and suite revision
+  --help     this text
+
+${RUN.split("\n").slice(2).join("\n")}`;
+
+/** Help text by subcommand name; `main` is the top level. */
+export const HELP: Readonly<Record<string, string>> = {
+  main: MAIN,
+  run: RUN,
+  list: LIST,
+  board: BOARD,
+  parse: PARSE,
+  "fake-host": FAKE_HOST,
+  serve: SERVE,
+  login: LOGIN,
+  doctor: DOCTOR,
+};

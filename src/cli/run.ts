@@ -1,0 +1,275 @@
+/**
+ * `conformance run`: resolves hosts, plans and filters the tests, runs them, applies expectations and writes
+ * the reports. The exit code says whether every result was as expected.
+ *
+ * @module
+ */
+import { EMPTY_CONFIG, loadConfig } from "../config.ts";
+import { catalogue, executePlan, filterPlan, type PlanItem, tiersOf } from "../engine.ts";
+import { EXIT, UsageError } from "../errors.ts";
+import { loadExpectations, unexpectedResults } from "../expectations.ts";
+import { formatShard, parseShard, WHOLE } from "../shard.ts";
+import type { RunSettings, SuiteId } from "../suite.ts";
+import { didYouMean } from "../suggest.ts";
+import { booleanFlag, type CommandSpec, listFlag, oneOf, parseCommandLine, stringFlag } from "./args.ts";
+import { HELP } from "./help.ts";
+import { knownHosts, resolveHosts } from "./hosts.ts";
+import type { CliIo } from "./io.ts";
+import { writeUpdatedExpectations } from "./update_expectations.ts";
+import { builtInExpectationsDir } from "../../hosts/expectations.ts";
+import { SUITES } from "../../suite/mod.ts";
+import { createReporters } from "../report/create.ts";
+import { type Reporter, REPORTER_NAMES, type ReporterName } from "../report/reporter.ts";
+import { redact, secretsFromEnv } from "../report/redact.ts";
+import { REPORT_SCHEMA, type RunReport } from "../report/schema.ts";
+import { summarize } from "../outcome.ts";
+import { HARNESS_VERSION, SUITE_REVISION } from "../version.ts";
+
+/** The grammar of `conformance run`. */
+export const RUN_SPEC: CommandSpec = {
+  name: "run",
+  flags: {
+    host: { type: "string", multiple: true },
+    suite: { type: "string" },
+    tier: { type: "string" },
+    grep: { type: "string" },
+    live: { type: "boolean" },
+    "mock-model": { type: "boolean" },
+    config: { type: "string" },
+    expectations: { type: "string", multiple: true },
+    "update-expectations": { type: "boolean" },
+    reporter: { type: "string", multiple: true },
+    out: { type: "string" },
+    shard: { type: "string" },
+    "timeout-multiplier": { type: "string" },
+    headful: { type: "boolean" },
+    trace: { type: "string" },
+    "profile-dir": { type: "string" },
+  },
+  positionals: { min: 0, max: 0, what: "no arguments" },
+};
+
+/** Everything `run` was asked to do, validated. */
+export interface RunOptions {
+  hosts: string[];
+  suite: SuiteId | "all";
+  tier?: string;
+  grep?: RegExp;
+  live: boolean;
+  mockModel: boolean;
+  config?: string;
+  expectations: string[];
+  updateExpectations: boolean;
+  reporters: ReporterName[];
+  out?: string;
+  shard: ReturnType<typeof parseShard>;
+  timeoutMultiplier: number;
+  headful: boolean;
+  trace: "on" | "off" | "on-failure";
+  profileDir?: string;
+}
+
+/** Validates `run` arguments into {@linkcode RunOptions}; every mistake is a {@linkcode UsageError}. */
+export function parseRunOptions(args: readonly string[], env = Deno.env): RunOptions | "help" {
+  const parsed = parseCommandLine(RUN_SPEC, args);
+  if (parsed.help) return "help";
+  const options: RunOptions = {
+    hosts: listFlag(parsed, "host"),
+    suite: oneOf("--suite", stringFlag(parsed, "suite") ?? "all", ["cli", "apps", "all"] as const),
+    live: booleanFlag(parsed, "live") || env.get("CONFORMANCE_LIVE") === "1",
+    mockModel: booleanFlag(parsed, "mock-model"),
+    expectations: listFlag(parsed, "expectations"),
+    updateExpectations: booleanFlag(parsed, "update-expectations"),
+    reporters: [],
+    shard: WHOLE,
+    timeoutMultiplier: 1,
+    headful: booleanFlag(parsed, "headful"),
+    trace: oneOf("--trace", stringFlag(parsed, "trace") ?? "off", ["on", "off", "on-failure"] as const),
+  };
+  const reporters = listFlag(parsed, "reporter");
+  options.reporters = (reporters.length ? reporters : ["pretty"]).map((name) =>
+    oneOf("--reporter", name, REPORTER_NAMES)
+  );
+  options.reporters = [...new Set(options.reporters)];
+  const tier = stringFlag(parsed, "tier");
+  if (tier !== undefined) options.tier = tier;
+  const grep = stringFlag(parsed, "grep");
+  if (grep !== undefined) {
+    try {
+      options.grep = new RegExp(grep);
+    } catch (error) {
+      throw new UsageError(`Invalid --grep "${grep}": ${(error as Error).message}`);
+    }
+  }
+  const shard = stringFlag(parsed, "shard");
+  if (shard !== undefined) options.shard = parseShard(shard);
+  const multiplier = stringFlag(parsed, "timeout-multiplier");
+  if (multiplier !== undefined) {
+    const value = Number(multiplier);
+    if (!Number.isFinite(value) || value <= 0 || value > 100) {
+      throw new UsageError(
+        `Invalid --timeout-multiplier "${multiplier}": give a number above 0, at most 100`,
+      );
+    }
+    options.timeoutMultiplier = value;
+  }
+  for (const [flag, key] of [["config", "config"], ["out", "out"], ["profile-dir", "profileDir"]] as const) {
+    const value = stringFlag(parsed, flag);
+    if (value !== undefined) {
+      if (value.trim() === "") throw new UsageError(`Flag "--${flag}" needs a non-empty value`);
+      options[key] = value;
+    }
+  }
+  if (options.updateExpectations && options.expectations.length !== 1) {
+    throw new UsageError(
+      "--update-expectations needs exactly one --expectations PATH to rewrite (a folder gets one file per host)",
+    );
+  }
+  return options;
+}
+
+/** The `run` subcommand. */
+export async function runCommand(args: string[], io: CliIo): Promise<number> {
+  const options = parseRunOptions(args);
+  if (options === "help") {
+    io.out(`${HELP.run}\n`);
+    return EXIT.ok;
+  }
+  return await runConformance(options, io, args);
+}
+
+/** Plans the run for `options`: the filtered (host, tests) list, or a usage error saying why it is empty. */
+export async function planRun(options: RunOptions): Promise<{ plan: PlanItem[]; all: PlanItem[] }> {
+  const config = options.config ? await loadConfig(options.config) : EMPTY_CONFIG;
+  const entries = resolveHosts(options.hosts, knownHosts(config));
+  if (!options.live) {
+    const gated = entries.filter((e) => e.kind !== "cli" && e.requiresLive);
+    if (gated.length > 0) {
+      const first = gated[0]!;
+      throw new UsageError(
+        `Host "${first.id}" ${
+          first.kind !== "cli" ? first.requiresLive : ""
+        }: it runs only with --live (or CONFORMANCE_LIVE=1). Sign in once with "conformance login --host ${first.id}"`,
+      );
+    }
+  }
+  const all = catalogue(entries, SUITES, options);
+  for (const entry of entries) {
+    if (!all.some((item) => item.entry.id === entry.id)) {
+      throw new UsageError(`Host "${entry.id}" has no tests in this build: its suite is not built yet`);
+    }
+  }
+  if (options.tier !== undefined) {
+    const tiers = tiersOf(all);
+    if (!tiers.includes(options.tier)) {
+      throw new UsageError(
+        `Unknown --tier "${options.tier}"${
+          didYouMean(options.tier, tiers, `Tiers for these hosts: ${tiers.join(", ")}`)
+        }`,
+      );
+    }
+  }
+  const plan = filterPlan(all, options);
+  if (plan.length === 0 && options.shard.count === 1) {
+    throw new UsageError(
+      `No test matches the filters (--suite, --tier, --grep). Run "conformance list tests"`,
+    );
+  }
+  return { plan, all };
+}
+
+/** Runs the conformance suites as `options` say, reporting to `io`; returns the exit code. */
+export async function runConformance(
+  options: RunOptions,
+  io: CliIo,
+  argv: readonly string[] = [],
+): Promise<number> {
+  const expectationPaths = options.expectations.length > 0
+    ? options.expectations
+    : [await builtInExpectationsDir()].filter((p): p is string => p !== null);
+  const expectations = await loadExpectations(expectationPaths);
+  const { plan } = await planRun(options);
+
+  const literals = secretsFromEnv(Deno.env.toObject());
+  const scrub = (text: string) => redact(text, literals);
+  const startedAt = new Date();
+  const run = {
+    harness: HARNESS_VERSION,
+    suite: SUITE_REVISION,
+    startedAt: startedAt.toISOString(),
+    os: Deno.build.os,
+    deno: Deno.version.deno,
+    shard: formatShard(options.shard),
+    command: scrub(["conformance", ...argv].join(" ")),
+  };
+  const hosts = plan.map(({ entry }) => ({
+    id: entry.id,
+    kind: entry.kind,
+    version: null,
+    ...(entry.testOnly ? { testOnly: true } : {}),
+  }));
+  const reporters: Reporter[] = createReporters(options.reporters, {
+    outDir: options.out ?? null,
+    stdout: { write: io.out },
+    stderr: { write: io.err },
+    isTTY: io.isTTY,
+    color: io.color,
+  });
+  const total = plan.reduce((n, item) => n + item.tests.length, 0);
+  for (const reporter of reporters) reporter.start({ run, hosts, total });
+
+  const controller = new AbortController();
+  let signalExit: number | null = null;
+  const onSignal = (code: number) => () => {
+    if (signalExit === null) signalExit = code;
+    controller.abort();
+  };
+  const listeners = [["SIGINT", onSignal(EXIT.interrupted)], ["SIGTERM", onSignal(EXIT.terminated)]] as const;
+  for (const [signal, listener] of listeners) Deno.addSignalListener(signal, listener);
+
+  const settings: RunSettings = {
+    live: options.live,
+    mockModel: options.mockModel,
+    timeoutMultiplier: options.timeoutMultiplier,
+    headful: options.headful,
+    trace: options.trace,
+    outDir: options.out ?? null,
+    signal: controller.signal,
+  };
+  let results;
+  try {
+    results = await executePlan({
+      plan,
+      settings,
+      expectations,
+      redact: scrub,
+      observer: {
+        testStarted: (host, test) => reporters.forEach((r) => r.testStarted(host, test)),
+        result: (result) => reporters.forEach((r) => r.result(result)),
+      },
+    });
+  } finally {
+    for (const [signal, listener] of listeners) Deno.removeSignalListener(signal, listener);
+  }
+
+  const report: RunReport = {
+    schema: REPORT_SCHEMA,
+    run: {
+      ...run,
+      durationMs: Math.round(Date.now() - startedAt.getTime()),
+      ...(signalExit !== null || results.length < total ? { incomplete: true } : {}),
+    },
+    hosts,
+    results,
+    summary: summarize(results),
+  };
+  for (const reporter of reporters) await reporter.finish(report);
+
+  if (signalExit !== null) return signalExit;
+  if (options.updateExpectations) {
+    const written = await writeUpdatedExpectations(options.expectations[0]!, results, expectations);
+    for (const file of written) io.err(`conformance: wrote expectations ${file}\n`);
+    return EXIT.ok;
+  }
+  return unexpectedResults(results).length > 0 ? EXIT.unexpected : EXIT.ok;
+}
