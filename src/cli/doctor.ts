@@ -4,7 +4,6 @@
  * @module
  */
 import { EXIT } from "../errors.ts";
-import { findExecutable } from "../exec/find_executable.ts";
 import { booleanFlag, type CommandSpec, parseCommandLine } from "./args.ts";
 import { HELP } from "./help.ts";
 import type { CliIo } from "./io.ts";

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { type Config } from "../config.ts";
+import type { Config } from "../config.ts";
 import { UsageError } from "../errors.ts";
 import type { HostEntry } from "../host.ts";
 import { didYouMean } from "../suggest.ts";
