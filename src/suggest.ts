@@ -38,8 +38,22 @@ export function closest(input: string, candidates: Iterable<string>): string | u
   return bestDistance <= limit ? best : undefined;
 }
 
-/** `: did you mean "x"?` or the empty string. */
-export function didYouMean(input: string, candidates: Iterable<string>): string {
+/**
+ * The tail of an error message: `: did you mean "x"? <then>` when a candidate is close, else `. <then>`.
+ *
+ * @example
+ * ```ts
+ * import { didYouMean } from "./suggest.ts";
+ * `Unknown host "gemeni"${didYouMean("gemeni", ["gemini"], 'Run "conformance list hosts"')}`;
+ * // Unknown host "gemeni": did you mean "gemini"? Run "conformance list hosts"
+ * ```
+ */
+export function didYouMean(
+  input: string,
+  candidates: Iterable<string>,
+  then: string,
+  format: (match: string) => string = (match) => match,
+): string {
   const match = closest(input, candidates);
-  return match === undefined ? "" : `: did you mean "${match}"?`;
+  return match === undefined ? `. ${then}` : `: did you mean "${format(match)}"? ${then}`;
 }
