@@ -1,0 +1,135 @@
+/**
+ * The `json` reporter: the `conformance-report/1` document. With an output folder it writes
+ * `report.json` atomically, and also during the run (an `incomplete` checkpoint, at most once a second), so a
+ * crash leaves either the previous file or a complete report of what ran; without one it prints the final
+ * report to standard output.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { summarize, type TestResult } from "../outcome.ts";
+import { writeFileAtomic } from "./atomic_write.ts";
+import { redact, redactResult } from "./redact.ts";
+import type { Reporter, ReportPlan, TextSink } from "./reporter.ts";
+import { REPORT_SCHEMA, type RunReport } from "./schema.ts";
+
+/** The file name the json reporter writes in the output folder. */
+export const JSON_REPORT_FILE = "report.json";
+
+/** Options of {@linkcode JsonReporter}. */
+export interface JsonReporterOptions {
+  /** Folder for `report.json`; `null` prints the report to `out` instead. */
+  outDir: string | null;
+  /** Standard output, used without `outDir`. */
+  out: TextSink;
+  /** Least time between two checkpoint writes during the run; 1000 ms by default. */
+  checkpointMs?: number;
+  /** Secret values to redact besides the built-in shapes. */
+  secrets?: readonly string[];
+}
+
+/**
+ * Serialises a report as written to disk: secrets redacted, two-space indentation, final newline.
+ *
+ * @example
+ * ```ts
+ * import { serializeReport } from "./json.ts";
+ * import type { RunReport } from "./schema.ts";
+ * declare const report: RunReport;
+ * await Deno.writeTextFile("report.json", serializeReport(report));
+ * ```
+ */
+export function serializeReport(report: RunReport, secrets: readonly string[] = []): string {
+  const run = { ...report.run };
+  if (run.command !== undefined) run.command = redact(run.command, secrets);
+  const clean: RunReport = {
+    ...report,
+    run,
+    results: report.results.map((result) => redactResult(result, secrets)),
+  };
+  return `${JSON.stringify(clean, null, 2)}\n`;
+}
+
+/** Writes the JSON report, with crash-safe checkpoints while the run goes on. */
+export class JsonReporter implements Reporter {
+  readonly name = "json" as const;
+  readonly #options: JsonReporterOptions;
+  readonly #results: TestResult[] = [];
+  #plan: ReportPlan | undefined;
+  #startedAt = 0;
+  #lastWrite = 0;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #writing: Promise<void> = Promise.resolve();
+  #writeError: unknown;
+  #finished = false;
+
+  /** @param options Where to write. */
+  constructor(options: JsonReporterOptions) {
+    this.#options = options;
+  }
+
+  /** The path written, or `null` when the report goes to standard output. */
+  get path(): string | null {
+    return this.#options.outDir === null ? null : join(this.#options.outDir, JSON_REPORT_FILE);
+  }
+
+  start(plan: ReportPlan): void {
+    this.#plan = plan;
+    this.#startedAt = performance.now();
+    this.#lastWrite = this.#startedAt;
+  }
+
+  testStarted(): void {}
+
+  result(result: TestResult): void {
+    this.#results.push(result);
+    if (this.path === null || this.#finished || this.#timer !== undefined) return;
+    const wait = Math.max(0, this.#lastWrite + (this.#options.checkpointMs ?? 1000) - performance.now());
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.#enqueue(() => this.#checkpoint());
+    }, wait);
+  }
+
+  async finish(report: RunReport): Promise<void> {
+    this.#finished = true;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    const text = serializeReport(report, this.#options.secrets);
+    const path = this.path;
+    if (path === null) {
+      this.#options.out.write(text);
+      return;
+    }
+    this.#enqueue(() => writeFileAtomic(path, text));
+    await this.#writing;
+    // A failed checkpoint matters only if the final write failed too, which has already thrown.
+  }
+
+  #enqueue(write: () => Promise<void>): void {
+    this.#writing = this.#writing.then(write, write).catch((error) => {
+      this.#writeError = error;
+      if (this.#finished) throw error;
+    });
+  }
+
+  async #checkpoint(): Promise<void> {
+    const plan = this.#plan;
+    const path = this.path;
+    if (!plan || path === null || this.#finished) return;
+    this.#lastWrite = performance.now();
+    const report: RunReport = {
+      schema: REPORT_SCHEMA,
+      run: { ...plan.run, durationMs: Math.round(this.#lastWrite - this.#startedAt), incomplete: true },
+      hosts: plan.hosts,
+      results: [...this.#results],
+      summary: summarize(this.#results),
+    };
+    await writeFileAtomic(path, serializeReport(report, this.#options.secrets));
+  }
+
+  /** The last checkpoint write error, if any (the run goes on; the final write reports its own). */
+  get checkpointError(): unknown {
+    return this.#writeError;
+  }
+}

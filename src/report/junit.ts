@@ -1,0 +1,167 @@
+/**
+ * The `junit` reporter: `junit.xml` for CI systems, one `<testsuite>` per host. Results map onto JUnit the way
+ * the run's exit code judges them, so CI and the exit code agree:
+ *
+ * - an unexpected FAIL, TIMEOUT or WARN → `<failure type="STATUS">`; an unexpected ERROR → `<error>`;
+ * - a stale expectation (listed as failing, now passing) → `<failure type="STALE_EXPECTATION">`;
+ * - SKIP → `<skipped>` with its reason; a known failure (as listed in the expectations) → `<skipped
+ *   type="EXPECTED_FAILURE">`, like pytest's xfail;
+ * - PASS and WARN → a passed test case (a WARN's message goes to `<system-out>`).
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { compare, type TestResult } from "../outcome.ts";
+import { writeFileAtomic } from "./atomic_write.ts";
+import { redactResult } from "./redact.ts";
+import type { Reporter, TextSink } from "./reporter.ts";
+import type { RunReport } from "./schema.ts";
+import { escapeXmlText, openTag } from "./xml.ts";
+
+/** The file name the junit reporter writes in the output folder. */
+export const JUNIT_FILE = "junit.xml";
+
+interface Counts {
+  tests: number;
+  failures: number;
+  errors: number;
+  skipped: number;
+  time: number;
+}
+
+/**
+ * Renders a report as JUnit XML.
+ *
+ * @example
+ * ```ts
+ * import { renderJunit } from "./junit.ts";
+ * import type { RunReport } from "./schema.ts";
+ * declare const report: RunReport;
+ * await Deno.writeTextFile("junit.xml", renderJunit(report));
+ * ```
+ */
+export function renderJunit(report: RunReport, secrets: readonly string[] = []): string {
+  const timestamp = report.run.startedAt.slice(0, 19);
+  const suites: string[] = [];
+  const total: Counts = { tests: 0, failures: 0, errors: 0, skipped: 0, time: 0 };
+  for (const [index, host] of report.hosts.entries()) {
+    const results = report.results.filter((result) => result.host === host.id)
+      .map((result) => redactResult(result, secrets));
+    const counts: Counts = { tests: results.length, failures: 0, errors: 0, skipped: 0, time: 0 };
+    const cases = results.map((result) => {
+      const { xml, kind } = testCase(result);
+      if (kind !== "passed") counts[kind]++;
+      counts.time += result.durationMs;
+      return xml;
+    });
+    for (const key of Object.keys(total) as (keyof Counts)[]) total[key] += counts[key];
+    const properties = [
+      ["host.kind", host.kind],
+      ["host.version", host.version ?? ""],
+      ["host.testOnly", String(host.testOnly ?? false)],
+      ["suite.revision", report.run.suite],
+      ["harness.version", report.run.harness],
+      ["shard", report.run.shard],
+    ].map(([name, value]) => `      ${openTag("property", { name, value })}/>`);
+    suites.push(
+      `  ${
+        openTag("testsuite", {
+          name: host.id,
+          id: index,
+          package: "conformance",
+          ...attributes(counts),
+          timestamp,
+        })
+      }>\n` +
+        `    <properties>\n${properties.join("\n")}\n    </properties>\n` +
+        cases.join("") +
+        "  </testsuite>\n",
+    );
+  }
+  const head = openTag("testsuites", { name: `conformance ${report.run.suite}`, ...attributes(total) });
+  return `<?xml version="1.0" encoding="UTF-8"?>\n${head}>\n${suites.join("")}</testsuites>\n`;
+}
+
+function attributes(counts: Counts): Record<string, string | number> {
+  const { tests, failures, errors, skipped, time } = counts;
+  return { tests, failures, errors, skipped, time: seconds(time) };
+}
+
+function seconds(ms: number): string {
+  return (ms / 1000).toFixed(3);
+}
+
+function testCase(result: TestResult): { xml: string; kind: "passed" | "failures" | "errors" | "skipped" } {
+  const segments = result.test.split("/");
+  const classname = [result.host, ...segments.slice(0, -1)].join(".");
+  const open = `    ${
+    openTag("testcase", { name: result.test, classname, time: seconds(result.durationMs) })
+  }`;
+  const body = [result.message, detailsText(result.details)].filter(Boolean).join("\n");
+  const verdict = compare(result);
+  let inner = "";
+  let kind: "passed" | "failures" | "errors" | "skipped" = "passed";
+  if (verdict === "stale") {
+    kind = "failures";
+    const message = `Passes, but the expectations list it as ${result.expected}: remove the entry ` +
+      "or run with --update-expectations";
+    inner = element("failure", { message, type: "STALE_EXPECTATION" }, body);
+  } else if (verdict === "unexpected") {
+    const expected = result.expected === "PASS" ? "" : ` (expected ${result.expected})`;
+    const message = `${result.status}${expected}: ${firstLine(result.message)}`;
+    kind = result.status === "ERROR" ? "errors" : "failures";
+    inner = element(result.status === "ERROR" ? "error" : "failure", { message, type: result.status }, body);
+  } else if (result.status === "SKIP") {
+    kind = "skipped";
+    inner = element("skipped", { message: result.message }, "");
+  } else if (result.status !== "PASS" && result.status !== "WARN") {
+    kind = "skipped";
+    const message = `Known failure (expected ${result.expected}): ${firstLine(result.message)}`;
+    inner = element("skipped", { message, type: "EXPECTED_FAILURE" }, body);
+  } else if (result.status === "WARN") {
+    inner = `      <system-out>${escapeXmlText(`WARN: ${body}`)}</system-out>\n`;
+  }
+  return { xml: inner ? `${open}>\n${inner}    </testcase>\n` : `${open}/>\n`, kind };
+}
+
+function element(name: string, attributes: Record<string, string>, text: string): string {
+  const open = `      ${openTag(name, attributes)}`;
+  return text ? `${open}>${escapeXmlText(text)}</${name}>\n` : `${open}/>\n`;
+}
+
+function detailsText(details: Record<string, unknown>): string {
+  return Object.keys(details).length === 0 ? "" : `details: ${JSON.stringify(details, null, 2)}`;
+}
+
+function firstLine(text: string): string {
+  return text.split(/\r?\n/, 1)[0] ?? "";
+}
+
+/** Options of {@linkcode JunitReporter}. */
+export interface JunitReporterOptions {
+  /** Folder for `junit.xml`; `null` prints it to `out`. */
+  outDir: string | null;
+  out: TextSink;
+  secrets?: readonly string[];
+}
+
+/** Writes `junit.xml` at the end of the run. */
+export class JunitReporter implements Reporter {
+  readonly name = "junit" as const;
+  readonly #options: JunitReporterOptions;
+
+  /** @param options Where to write. */
+  constructor(options: JunitReporterOptions) {
+    this.#options = options;
+  }
+
+  start(): void {}
+  testStarted(): void {}
+  result(): void {}
+
+  async finish(report: RunReport): Promise<void> {
+    const text = renderJunit(report, this.#options.secrets);
+    if (this.#options.outDir === null) this.#options.out.write(text);
+    else await writeFileAtomic(join(this.#options.outDir, JUNIT_FILE), text);
+  }
+}

@@ -1,0 +1,134 @@
+/**
+ * The `markdown` reporter: the pass/fail board, tests × hosts with ✓ ✗ ! – marks and numbered footnotes for
+ * SKIP reasons, written to `board.md`. Test-only hosts (the fakes, broken reference variants) are left off by
+ * policy, and the board says which.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { writeFileAtomic } from "./atomic_write.ts";
+import { boardGrid } from "./board_grid.ts";
+import type { Reporter, TextSink } from "./reporter.ts";
+import type { ReportHost, RunReport } from "./schema.ts";
+
+/** The file name the markdown reporter writes in the output folder. */
+export const MARKDOWN_BOARD_FILE = "board.md";
+
+/** Options of {@linkcode renderBoardMarkdown}. */
+export interface BoardMarkdownOptions {
+  /** The page title; "Conformance board" by default. */
+  title?: string;
+  /** Secret values to redact besides the built-in shapes. */
+  secrets?: readonly string[];
+}
+
+/**
+ * Renders a report as the markdown board.
+ *
+ * @example
+ * ```ts
+ * import { renderBoardMarkdown } from "./markdown.ts";
+ * import type { RunReport } from "./schema.ts";
+ * declare const report: RunReport;
+ * await Deno.writeTextFile("board.md", renderBoardMarkdown(report));
+ * ```
+ */
+export function renderBoardMarkdown(report: RunReport, options: BoardMarkdownOptions = {}): string {
+  const grid = boardGrid(report, options.secrets ? { secrets: options.secrets } : {});
+  const lines: string[] = [`# ${escapeMarkdown(options.title ?? "Conformance board")}`, ""];
+  const run = report.run;
+  lines.push(
+    `Suite revision \`${code(run.suite)}\` · harness ${escapeMarkdown(run.harness)} · ` +
+      `started ${escapeMarkdown(run.startedAt)} · shard ${escapeMarkdown(run.shard)}` +
+      (run.incomplete ? " · **incomplete run: results are missing**" : ""),
+    "",
+  );
+  if (grid.hosts.length === 0 || grid.rows.length === 0) {
+    lines.push(
+      grid.hosts.length === 0 ? "No host on this board." : "No results for the hosts on this board.",
+      "",
+    );
+  } else {
+    lines.push(`| Test | ${grid.hosts.map(hostHeader).join(" | ")} |`);
+    lines.push(`| --- | ${grid.hosts.map(() => ":-:").join(" | ")} |`);
+    for (const row of grid.rows) {
+      const cells = row.cells.map((cell) => {
+        if (!cell) return " ";
+        return cell.footnote === undefined ? cell.mark : `${cell.mark}[^${cell.footnote}]`;
+      });
+      lines.push(`| \`${code(row.test)}\` | ${cells.join(" | ")} |`);
+    }
+    const totals = grid.hosts.map((_, index) => {
+      const cells = grid.rows.flatMap((row) => row.cells[index] ? [row.cells[index]] : []);
+      return `${cells.filter((cell) => cell.result.status === "PASS").length}/${cells.length}`;
+    });
+    lines.push(`| **Passed** | ${totals.join(" | ")} |`, "");
+    lines.push(
+      "✓ pass · ✗ fail (a MUST broken), timeout or harness error · ! warning (a SHOULD broken) · " +
+        "– skipped (reason in the note) · blank: not run",
+      "",
+    );
+  }
+  if (grid.omitted.length > 0) {
+    lines.push(
+      `Left off by policy (test-only hosts): ${
+        grid.omitted.map((host) => `\`${code(host.id)}\``).join(", ")
+      }.`,
+      "",
+    );
+  }
+  for (const [index, reason] of grid.footnotes.entries()) {
+    lines.push(`[^${index + 1}]: ${escapeMarkdown(reason)}`);
+  }
+  if (grid.footnotes.length > 0) lines.push("");
+  return lines.join("\n");
+}
+
+function hostHeader(host: ReportHost): string {
+  const version = host.version ? ` ${escapeMarkdown(host.version)}` : "";
+  return `${escapeMarkdown(host.id)}${version}`;
+}
+
+/** Escapes text for inline markdown in a table cell or paragraph: one line, no markup, no raw HTML. */
+export function escapeMarkdown(text: string): string {
+  return text
+    .replace(/\r?\n|\r/g, " ")
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/([\\`*_[\]|~])/g, "\\$1");
+}
+
+/** Text for inside a code span: one line, no backticks or pipes (which would end the span or the cell). */
+function code(text: string): string {
+  return text.replace(/\r?\n|\r/g, " ").replace(/`/g, "'").replace(/\|/g, "¦");
+}
+
+/** Options of {@linkcode MarkdownReporter}. */
+export interface MarkdownReporterOptions {
+  /** Folder for `board.md`; `null` prints the board to `out`. */
+  outDir: string | null;
+  out: TextSink;
+  secrets?: readonly string[];
+}
+
+/** Writes the board at the end of the run. */
+export class MarkdownReporter implements Reporter {
+  readonly name = "markdown" as const;
+  readonly #options: MarkdownReporterOptions;
+
+  /** @param options Where to write. */
+  constructor(options: MarkdownReporterOptions) {
+    this.#options = options;
+  }
+
+  start(): void {}
+  testStarted(): void {}
+  result(): void {}
+
+  async finish(report: RunReport): Promise<void> {
+    const text = renderBoardMarkdown(report, this.#options.secrets ? { secrets: this.#options.secrets } : {});
+    if (this.#options.outDir === null) this.#options.out.write(text);
+    else await writeFileAtomic(join(this.#options.outDir, MARKDOWN_BOARD_FILE), text);
+  }
+}

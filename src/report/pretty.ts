@@ -1,0 +1,191 @@
+/**
+ * The `pretty` reporter, for people watching a run. On a terminal it keeps one live progress line (counts and
+ * the running test), rewritten in place, and prints only what needs attention above it; elsewhere (CI, a
+ * pipe) it prints one line per result. Either way it ends with the results that need attention and a summary
+ * line. Unexpected results and stale expectations stand out.
+ *
+ * @module
+ */
+import { styleText } from "node:util";
+import { compare, type Status, summarize, type TestResult } from "../outcome.ts";
+import { STATUS_MARK } from "./board_grid.ts";
+import { redact } from "./redact.ts";
+import type { Reporter, ReportPlan, TextSink } from "./reporter.ts";
+import type { RunReport } from "./schema.ts";
+
+/** Options of {@linkcode PrettyReporter}. */
+export interface PrettyOptions {
+  out: TextSink;
+  /** A terminal: one live progress line instead of one line per result. */
+  isTTY: boolean;
+  /** ANSI colour; callers turn it off for `NO_COLOR` and non-terminals. */
+  color: boolean;
+  /** Terminal width for the progress line; 100 when unknown. */
+  columns?: number;
+  /** Secret values to redact besides the built-in shapes. */
+  secrets?: readonly string[];
+}
+
+type Style = Parameters<typeof styleText>[0];
+
+const STATUS_STYLE: Record<Status, Style> = {
+  PASS: "green",
+  FAIL: "red",
+  WARN: "yellow",
+  SKIP: "gray",
+  TIMEOUT: "red",
+  ERROR: "magenta",
+};
+
+/** The live, human-facing reporter. */
+export class PrettyReporter implements Reporter {
+  readonly name = "pretty" as const;
+  readonly #options: PrettyOptions;
+  readonly #results: TestResult[] = [];
+  readonly #running: string[] = [];
+  #total = 0;
+  #hostWidth = 4;
+  #progressShown = false;
+
+  /** @param options Where to write and how. */
+  constructor(options: PrettyOptions) {
+    this.#options = options;
+  }
+
+  start(plan: ReportPlan): void {
+    this.#total = plan.total;
+    this.#hostWidth = Math.max(4, ...plan.hosts.map((host) => host.id.length));
+    this.#drawProgress();
+  }
+
+  testStarted(host: string, test: string): void {
+    this.#running.push(`${host} › ${test}`);
+    this.#drawProgress();
+  }
+
+  result(result: TestResult): void {
+    this.#results.push(result);
+    const index = this.#running.indexOf(`${result.host} › ${result.test}`);
+    if (index >= 0) this.#running.splice(index, 1);
+    const verdict = compare(result);
+    if (!this.#options.isTTY || verdict !== "expected") this.#print(this.#line(result));
+    this.#drawProgress();
+  }
+
+  finish(report: RunReport): Promise<void> {
+    this.#clearProgress();
+    const attention = report.results.filter((result) => compare(result) !== "expected");
+    if (attention.length > 0) {
+      this.#options.out.write(`\n${this.#style(["bold"], "Needs attention:")}\n`);
+      for (const result of attention) this.#options.out.write(`${this.#line(result)}\n`);
+      this.#options.out.write("\n");
+    }
+    this.#options.out.write(`${this.summaryLine(report)}\n`);
+    return Promise.resolve();
+  }
+
+  /** The closing line: counts per status, unexpected and stale counts, duration. */
+  summaryLine(report: RunReport): string {
+    const s = report.summary;
+    const unexpected = report.results.filter((result) => compare(result) === "unexpected").length;
+    const stale = report.results.filter((result) => compare(result) === "stale").length;
+    const parts = [
+      this.#style("green", `${s.passed} passed`),
+      this.#style(s.failed ? "red" : "reset", `${s.failed} failed`),
+      this.#style(s.warned ? "yellow" : "reset", `${s.warned} warned`),
+      `${s.skipped} skipped`,
+      this.#style(s.timedOut ? "red" : "reset", `${s.timedOut} timed out`),
+      this.#style(s.errored ? "magenta" : "reset", `${s.errored} errored`),
+    ];
+    const verdict = unexpected + stale === 0
+      ? this.#style(["bold", "green"], "all as expected")
+      : this.#style(
+        ["bold", "red"],
+        [
+          unexpected ? `${unexpected} unexpected` : "",
+          stale ? `${stale} stale expectation${stale === 1 ? "" : "s"}` : "",
+        ].filter(Boolean).join(", "),
+      );
+    const incomplete = report.run.incomplete ? ` · ${this.#style(["bold", "yellow"], "INCOMPLETE run")}` : "";
+    return `${report.results.length} results: ${parts.join(", ")} · ${verdict}${incomplete} · ` +
+      formatDuration(report.run.durationMs);
+  }
+
+  #line(result: TestResult): string {
+    const verdict = compare(result);
+    const status = result.status.padEnd(7);
+    const head = this.#style(STATUS_STYLE[result.status], `${STATUS_MARK[result.status]} ${status}`);
+    const message = firstLine(redact(result.message, this.#options.secrets));
+    let line = `${head} ${result.host.padEnd(this.#hostWidth)}  ${result.test}  ${
+      this.#style("gray", formatDuration(result.durationMs))
+    }`;
+    if (message) line += `  ${message}`;
+    if (verdict === "unexpected") {
+      const expected = result.expected === "PASS" ? "" : ` (expected ${result.expected})`;
+      line += `  ${this.#style(["bold", "red", "inverse"], ` UNEXPECTED${expected} `)}`;
+    } else if (verdict === "stale") {
+      line += `  ${
+        this.#style(["bold", "yellow", "inverse"], ` STALE expectation: listed as ${result.expected} `)
+      } remove it or run with --update-expectations`;
+    } else if (result.status !== result.expected && result.expected !== "PASS") {
+      line += this.#style("gray", ` (expected ${result.expected})`);
+    } else if (result.expected !== "PASS") {
+      line += this.#style("gray", " (known failure)");
+    }
+    return line;
+  }
+
+  #print(line: string): void {
+    this.#clearProgress();
+    this.#options.out.write(`${line}\n`);
+  }
+
+  #drawProgress(): void {
+    if (!this.#options.isTTY) return;
+    const s = summarize(this.#results);
+    const done = this.#results.length;
+    const counts = [
+      this.#style("green", `✓${s.passed}`),
+      this.#style("red", `✗${s.failed + s.timedOut + s.errored}`),
+      this.#style("yellow", `!${s.warned}`),
+      this.#style("gray", `–${s.skipped}`),
+    ].join(" ");
+    const current = this.#running.at(-1);
+    const more = this.#running.length > 1 ? ` (+${this.#running.length - 1})` : "";
+    const head = `[${done}/${this.#total}] `;
+    const width = this.#options.columns ?? 100;
+    // Visible width of the counts, without colour codes.
+    const countsWidth =
+      `✓${s.passed} ✗${s.failed + s.timedOut + s.errored} !${s.warned} –${s.skipped}`.length;
+    let tail = current ? `  ${current}${more}` : "";
+    const room = width - 1 - head.length - countsWidth;
+    if (tail.length > room) tail = room > 1 ? `${tail.slice(0, room - 1)}…` : "";
+    this.#options.out.write(`\r\x1b[2K${head}${counts}${tail}`);
+    this.#progressShown = true;
+  }
+
+  #clearProgress(): void {
+    if (!this.#progressShown) return;
+    this.#options.out.write("\r\x1b[2K");
+    this.#progressShown = false;
+  }
+
+  #style(style: Style, text: string): string {
+    if (!this.#options.color || style === "reset") return text;
+    return styleText(style, text, { validateStream: false });
+  }
+}
+
+function firstLine(text: string): string {
+  const line = text.split(/\r?\n/, 1)[0] ?? "";
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
+}
+
+/** `12ms`, `3.4s`, `2m05s`. */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)}ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)}s`;
+  const minutes = Math.floor(ms / 60_000);
+  const seconds = Math.round((ms % 60_000) / 1000);
+  return `${minutes}m${String(seconds).padStart(2, "0")}s`;
+}

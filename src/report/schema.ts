@@ -1,0 +1,177 @@
+/**
+ * The JSON report, schema `conformance-report/1`: the one file every other report (JUnit, the markdown board,
+ * HTML, merged boards, diffs) can be rebuilt from. {@linkcode parseReport} reads one back and says in one line
+ * what is wrong with a bad file.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { STATUSES, summarize, type Summary, type TestResult } from "../outcome.ts";
+import { ReportError } from "./report_error.ts";
+
+/** The schema id written into every report. */
+export const REPORT_SCHEMA = "conformance-report/1";
+
+/** Where a host runs; the same values as the registry's `HostKind`. */
+export type ReportHostKind = "cli" | "web" | "desktop";
+
+/** The `run` block: which harness and suite produced the report, when, where, and which shard. */
+export interface RunInfo {
+  /** Harness version. */
+  harness: string;
+  /** Suite revision; reports merge only when it is the same. */
+  suite: string;
+  /** ISO 8601 start time. */
+  startedAt: string;
+  durationMs: number;
+  os: string;
+  deno: string;
+  /** `I/N`; `1/1` for an unsharded run; a merge of some shards lists them, e.g. `1/4,3/4`. */
+  shard: string;
+  /** Set while a run is in progress or when it was interrupted: the results are a prefix of the plan. */
+  incomplete?: boolean;
+  /** The command line that produced the report, redacted. */
+  command?: string;
+}
+
+/** One host of the run. */
+export interface ReportHost {
+  id: string;
+  kind: ReportHostKind;
+  /** The host's own version, or `null` when it cannot tell. */
+  version: string | null;
+  /** Test-only hosts (the fakes, broken reference variants) are left off the markdown board. */
+  testOnly?: boolean;
+}
+
+/** A whole `conformance-report/1` document. */
+export interface RunReport {
+  schema: typeof REPORT_SCHEMA;
+  run: RunInfo;
+  hosts: ReportHost[];
+  results: TestResult[];
+  summary: Summary;
+}
+
+const statusSchema = z.enum(STATUSES);
+const count = z.number().int().nonnegative();
+
+/** The zod schema of {@linkcode RunReport}. Unknown keys are dropped. */
+export const runReportSchema = z.object({
+  schema: z.literal(REPORT_SCHEMA),
+  run: z.object({
+    harness: z.string(),
+    suite: z.string().min(1),
+    startedAt: z.iso.datetime({ offset: true }),
+    durationMs: z.number().nonnegative(),
+    os: z.string(),
+    deno: z.string(),
+    shard: z.string().regex(/^[1-9]\d*\/[1-9]\d*(,[1-9]\d*\/[1-9]\d*)*$/, 'expected "I/N", e.g. "1/1"'),
+    incomplete: z.boolean().optional(),
+    command: z.string().optional(),
+  }),
+  hosts: z.array(z.object({
+    id: z.string().min(1),
+    kind: z.enum(["cli", "web", "desktop"]),
+    version: z.string().nullable(),
+    testOnly: z.boolean().optional(),
+  })),
+  results: z.array(z.object({
+    host: z.string().min(1),
+    test: z.string().min(1),
+    status: statusSchema,
+    expected: statusSchema,
+    message: z.string(),
+    durationMs: z.number().nonnegative(),
+    details: z.record(z.string(), z.unknown()),
+  })),
+  summary: z.object({
+    passed: count,
+    failed: count,
+    warned: count,
+    skipped: count,
+    timedOut: count,
+    errored: count,
+  }),
+});
+
+/**
+ * Reads a `conformance-report/1` document, checking its shape and that its summary and hosts agree with its
+ * results.
+ *
+ * @param text The file's contents.
+ * @param source Where the text came from (a file name), quoted in errors.
+ * @throws {ReportError} One line naming `source` and what is wrong.
+ * @example
+ * ```ts
+ * import { parseReport } from "./schema.ts";
+ * const report = parseReport(await Deno.readTextFile("out/report.json"), "out/report.json");
+ * console.log(report.summary.failed);
+ * ```
+ */
+export function parseReport(text: string, source: string): RunReport {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ReportError(
+      `Report "${source}" is not valid JSON (${reason}): pass a report.json file`,
+      source,
+    );
+  }
+  const schema = (value as { schema?: unknown } | null)?.schema;
+  if (typeof value === "object" && value !== null && schema !== REPORT_SCHEMA) {
+    throw new ReportError(
+      `Report "${source}" has schema ${JSON.stringify(schema ?? null)}, expected "${REPORT_SCHEMA}": ` +
+        `produce it with "conformance run --reporter json"`,
+      source,
+    );
+  }
+  const parsed = runReportSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue ? formatPath(issue.path) : "";
+    const what = issue?.message ?? "invalid";
+    throw new ReportError(
+      `Report "${source}" is invalid${where ? ` at ${where}` : ""}: ${what}; ` +
+        `produce it with "conformance run --reporter json"`,
+      source,
+    );
+  }
+  const report = parsed.data as RunReport;
+  checkConsistency(report, source);
+  return report;
+}
+
+function checkConsistency(report: RunReport, source: string): void {
+  const hostIds = new Set(report.hosts.map((host) => host.id));
+  const stray = report.results.find((result) => !hostIds.has(result.host));
+  if (stray) {
+    throw new ReportError(
+      `Report "${source}" has a result for host "${stray.host}" that is not in its hosts list: ` +
+        "the file was edited or truncated; run again",
+      source,
+    );
+  }
+  const actual = summarize(report.results);
+  for (const key of Object.keys(actual) as (keyof Summary)[]) {
+    if (actual[key] !== report.summary[key]) {
+      throw new ReportError(
+        `Report "${source}" summary says ${key}=${report.summary[key]} but its results give ${
+          actual[key]
+        }: ` +
+          "the file was edited or truncated; run again",
+        source,
+      );
+    }
+  }
+}
+
+function formatPath(path: readonly PropertyKey[]): string {
+  let out = "";
+  for (const key of path) {
+    out += typeof key === "number" ? `[${key}]` : `${out ? "." : ""}${String(key)}`;
+  }
+  return out;
+}
