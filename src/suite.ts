@@ -49,6 +49,11 @@ export interface SuiteDriver {
   accepts(entry: HostEntry): boolean;
   /** Every test of this suite for the host, in run order. Must be deterministic and cheap. */
   list(entry: HostEntry, settings: Pick<RunSettings, "live" | "mockModel">): TestCase[];
+  /**
+   * The host's own version for the report (e.g. from its version-check invocation), or `null` when it cannot
+   * tell. Optional; must not take long and must not throw for an absent host.
+   */
+  version?(entry: HostEntry, settings: RunSettings): Promise<string | null>;
   /** Runs the given tests (a subset of `list`), reporting every one of them through `sink`. */
   run(entry: HostEntry, tests: readonly TestCase[], settings: RunSettings, sink: ResultSink): Promise<void>;
 }

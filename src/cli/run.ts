@@ -9,7 +9,8 @@ import { catalogue, executePlan, filterPlan, type PlanItem, tiersOf } from "../e
 import { EXIT, UsageError } from "../errors.ts";
 import { loadExpectations, unexpectedResults } from "../expectations.ts";
 import { formatShard, parseShard, WHOLE } from "../shard.ts";
-import type { RunSettings, SuiteId } from "../suite.ts";
+import type { RunSettings, SuiteDriver, SuiteId } from "../suite.ts";
+import type { HostEntry } from "../host.ts";
 import { didYouMean } from "../suggest.ts";
 import { booleanFlag, type CommandSpec, listFlag, oneOf, parseCommandLine, stringFlag } from "./args.ts";
 import { HELP } from "./help.ts";
@@ -202,12 +203,22 @@ export async function runConformance(
     shard: formatShard(options.shard),
     command: scrub(["conformance", ...argv].join(" ")),
   };
-  const hosts = plan.map(({ entry }) => ({
+  const controller = new AbortController();
+  const settings: RunSettings = {
+    live: options.live,
+    mockModel: options.mockModel,
+    timeoutMultiplier: options.timeoutMultiplier,
+    headful: options.headful,
+    trace: options.trace,
+    outDir: options.out ?? null,
+    signal: controller.signal,
+  };
+  const hosts = await Promise.all(plan.map(async ({ entry, suite }) => ({
     id: entry.id,
     kind: entry.kind,
-    version: null,
+    version: await hostVersion(suite, entry, settings),
     ...(entry.testOnly ? { testOnly: true } : {}),
-  }));
+  })));
   const reporters: Reporter[] = createReporters(options.reporters, {
     outDir: options.out ?? null,
     stdout: { write: io.out },
@@ -218,7 +229,6 @@ export async function runConformance(
   const total = plan.reduce((n, item) => n + item.tests.length, 0);
   for (const reporter of reporters) reporter.start({ run, hosts, total });
 
-  const controller = new AbortController();
   let signalExit: number | null = null;
   const onSignal = (code: number) => () => {
     if (signalExit === null) signalExit = code;
@@ -227,15 +237,6 @@ export async function runConformance(
   const listeners = [["SIGINT", onSignal(EXIT.interrupted)], ["SIGTERM", onSignal(EXIT.terminated)]] as const;
   for (const [signal, listener] of listeners) Deno.addSignalListener(signal, listener);
 
-  const settings: RunSettings = {
-    live: options.live,
-    mockModel: options.mockModel,
-    timeoutMultiplier: options.timeoutMultiplier,
-    headful: options.headful,
-    trace: options.trace,
-    outDir: options.out ?? null,
-    signal: controller.signal,
-  };
   let results;
   try {
     results = await executePlan({
@@ -272,4 +273,17 @@ export async function runConformance(
     return EXIT.ok;
   }
   return unexpectedResults(results).length > 0 ? EXIT.unexpected : EXIT.ok;
+}
+
+async function hostVersion(
+  suite: SuiteDriver,
+  entry: HostEntry,
+  settings: RunSettings,
+): Promise<string | null> {
+  if (!suite.version) return null;
+  try {
+    return await suite.version(entry, settings);
+  } catch {
+    return null;
+  }
 }
