@@ -119,6 +119,9 @@ async function play(script: FakeScript, outputFormat: FakeArgs["outputFormat"]):
       case "raw":
         writeLines(Deno.stdout, [directive.value]);
         break;
+      case "bytes":
+        writeAll(Deno.stdout, Uint8Array.from([...directive.value, 10]));
+        break;
       case "stderr":
         writeLines(Deno.stderr, [directive.value]);
         break;

@@ -1,6 +1,7 @@
 /**
  * The fake host's directive language: a script fenced by `@@fake` … `@@end` inside the prompt, one directive a
- * line (research/cli-hosts.md §6.7, plus `dialect=`, `retry`, `flood` and `stdin`). Terminal discipline is
+ * line (research/cli-hosts.md §6.7, plus `dialect=`, `retry`, `flood`, `stdin` and `bytes HEX`, a stdout line
+ * given as hex so a script can emit bytes that are not UTF-8). Terminal discipline is
  * checked here, at parse time, so a script that could never be a valid host stream is rejected up front.
  *
  * @module
@@ -35,6 +36,7 @@ export type Directive =
     | { readonly verb: "turn_completed"; readonly in: number; readonly out: number; readonly cached: number }
     | { readonly verb: "retry"; readonly message: string; readonly attempt: number; readonly max: number }
     | { readonly verb: "raw"; readonly value: string }
+    | { readonly verb: "bytes"; readonly value: Uint8Array }
     | { readonly verb: "stderr"; readonly value: string }
     | { readonly verb: "sleep"; readonly seconds: number }
     | { readonly verb: "flood"; readonly bytes: number }
@@ -80,7 +82,7 @@ const KEYS: Readonly<Record<string, readonly string[]>> = {
 const TERMINALS = new Set(["result", "turn_completed"]);
 
 /** Only deliberate misbehaviour may follow a terminal: raw output (background tasks), stderr, time, the end. */
-const AFTER_TERMINAL = new Set(["raw", "stderr", "sleep", "exit", "hang"]);
+const AFTER_TERMINAL = new Set(["raw", "bytes", "stderr", "sleep", "exit", "hang"]);
 
 /**
  * Parses the script in a prompt: the fenced block if there is one, else {@linkcode DEFAULT_SCRIPT}.
@@ -125,6 +127,11 @@ function parseDirective(text: string, line: number): Directive {
       return { line, verb, value: rest };
     case "tool":
       return parseTool(rest, line);
+    case "bytes":
+      if (!/^(?:[0-9a-fA-F]{2})+$/.test(rest)) {
+        throw new ScriptError(line, "'bytes' requires an even count of hex digits");
+      }
+      return { line, verb, value: Uint8Array.from(rest.match(/../g)!, (pair) => parseInt(pair, 16)) };
     case "sleep": {
       const seconds = Number(rest);
       if (rest === "" || !Number.isFinite(seconds) || seconds < 0) {
@@ -272,7 +279,7 @@ function checkDiscipline(directives: readonly Directive[]): void {
     } else if (terminalSeen && !AFTER_TERMINAL.has(directive.verb)) {
       throw new ScriptError(
         directive.line,
-        `only 'raw', 'stderr', 'sleep', 'exit' or 'hang' may follow a terminal directive, got '${directive.verb}'`,
+        `only 'raw', 'bytes', 'stderr', 'sleep', 'exit' or 'hang' may follow a terminal directive, got '${directive.verb}'`,
       );
     }
   });

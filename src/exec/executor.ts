@@ -267,7 +267,7 @@ async function run(
   await Promise.all([stdoutDone, stderrDone]);
 
   if (!killed) {
-    groupGone = !groupAlive(pgid);
+    groupGone = !(await groupAlive(pgid));
     if (!groupGone) {
       violations.push({
         kind: "group_survived",

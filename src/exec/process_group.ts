@@ -26,45 +26,43 @@ export function signalGroup(pgid: number, signal: Deno.Signal): boolean {
 }
 
 /**
- * Whether any live member of the group remains. Zombies (exited, not yet reaped) count as gone. On Linux this
- * reads `/proc/<pid>/stat`; elsewhere it probes the group with signal 0.
+ * Whether any live member of the group remains. Zombies (exited, not yet reaped) count as gone. The group is
+ * probed with signal 0; only when that finds members does it ask `ps` whether they are all zombies (orphans
+ * whose reaper never waits for them linger as zombies; Deno forbids reading `/proc` without --allow-all).
  */
-export function groupAlive(pgid: number): boolean {
+export async function groupAlive(pgid: number): Promise<boolean> {
   if (!Number.isSafeInteger(pgid) || pgid <= 1) return false;
-  if (Deno.build.os === "linux") return liveMembers(pgid).length > 0;
   try {
     process.kill(-pgid, 0);
-    return true;
   } catch {
     return false;
   }
+  const states = await memberStates(pgid);
+  return states === null || states.some((state) => !state.startsWith("Z") && !state.startsWith("X"));
 }
 
-/** The pids of live (non-zombie) processes whose process group is `pgid`, from /proc. */
-export function liveMembers(pgid: number): number[] {
-  const members: number[] = [];
-  for (const entry of Deno.readDirSync("/proc")) {
-    if (!entry.isDirectory || !/^\d+$/.test(entry.name)) continue;
-    let stat: string;
-    try {
-      stat = Deno.readTextFileSync(`/proc/${entry.name}/stat`);
-    } catch {
-      continue; // exited while we looked
-    }
-    // Fields after the parenthesised command name: state ppid pgrp …
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    if (Number(fields[2]) === pgid && fields[0] !== "Z" && fields[0] !== "X") {
-      members.push(Number(entry.name));
-    }
+/** The `ps` states of the group's members, or `null` when `ps` cannot be run. */
+async function memberStates(pgid: number): Promise<string[] | null> {
+  try {
+    const { stdout, success } = await new Deno.Command("ps", {
+      args: ["-A", "-o", "pgid=,stat="],
+      stdin: "null",
+      stdout: "piped",
+      stderr: "null",
+    }).output();
+    if (!success) return null;
+    return new TextDecoder().decode(stdout).split("\n").map((line) => line.trim().split(/\s+/))
+      .filter(([group]) => Number(group) === pgid).map(([, state]) => state ?? "");
+  } catch {
+    return null;
   }
-  return members;
 }
 
 /** Polls until the group is gone or `timeoutMs` passes. Resolves to whether it is gone. */
 export async function waitGroupGone(pgid: number, timeoutMs: number): Promise<boolean> {
   const deadline = performance.now() + timeoutMs;
   for (let delay = 5;; delay = Math.min(delay * 2, 100)) {
-    if (!groupAlive(pgid)) return true;
+    if (!(await groupAlive(pgid))) return true;
     if (performance.now() >= deadline) return false;
     await new Promise((resolve) => setTimeout(resolve, delay));
   }

@@ -17,6 +17,9 @@
 import type { CliHostEntry } from "../../src/host.ts";
 import type { Outcome } from "../../src/outcome.ts";
 import type { RunSettings, TestCase } from "../../src/suite.ts";
+import { behaviorTier } from "./behavior.ts";
+import { compositionTier } from "./composition.ts";
+import { scriptedTier } from "./scripted.ts";
 
 /** The per-test deadline a tier gets when it names none, before `--timeout-multiplier`. */
 export const DEFAULT_TEST_TIMEOUT_MS = 60_000;
@@ -34,4 +37,8 @@ export interface CliTier {
 }
 
 /** Every CLI tier, in run order. */
-export const CLI_TIERS: readonly CliTier[] = [];
+export const CLI_TIERS: readonly CliTier[] = [
+  behaviorTier,
+  scriptedTier,
+  compositionTier,
+];

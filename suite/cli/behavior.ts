@@ -1,0 +1,132 @@
+/**
+ * `cli/behavior/<golden-path>`: does a host behave on its golden paths? The fixed prompt
+ * `Reply with exactly: OK`; init first when the stream shape requires it; exactly one terminal and it is last,
+ * with status success; result-seen semantics (an event-terminal host reports it, an EOF host reaches EOF);
+ * exit 0; no unparsed line; stderr exactly empty for the scripted fakes (no `[result]` error marker for real
+ * hosts, whose stderr carries known noise); the process group gone afterwards. The version check prints one
+ * non-empty line and exits 0.
+ *
+ * Scripted hosts always run; real hosts need `--live` (they call a model) and their binary.
+ *
+ * @module
+ */
+import type { GoldenPath } from "../../src/exec/host_runner.ts";
+import type { Observation } from "../../src/exec/observation.ts";
+import { summarizeObservation } from "../../src/exec/observation.ts";
+import type { CliHostEntry } from "../../src/host.ts";
+import { fail, type Outcome, pass, skip, warn } from "../../src/outcome.ts";
+import type { RunSettings, TestCase } from "../../src/suite.ts";
+import { GOLDEN_PROMPT, observe, shapeFor } from "./observe.ts";
+import type { CliTier } from "./tiers.ts";
+
+const PATHS: readonly GoldenPath[] = ["streaming", "blocking-json", "version-check"];
+
+/** The behaviour tier. */
+export const behaviorTier: CliTier = {
+  name: "behavior",
+  timeoutMs: 90_000,
+  list(entry: CliHostEntry): TestCase[] {
+    if (entry.runner.stub) return [];
+    return PATHS.filter((path) => entry.runner.goldenPaths.includes(path)).map((path) => ({
+      id: `cli/behavior/${path}`,
+    }));
+  },
+  async run(entry, test, settings: RunSettings, signal): Promise<Outcome> {
+    const { runner } = entry;
+    const path = test.id.slice("cli/behavior/".length);
+    if (!runner.scripted) {
+      if (!settings.live && path !== "version-check") {
+        return skip("live tier off: a real host calls its model; run with --live");
+      }
+      if (await runner.detect() === null) return skip(`binary "${runner.binary}" not found on PATH`);
+    }
+    const stdout: string[] = [];
+    const observation = await observe({
+      runner,
+      path,
+      request: { prompt: GOLDEN_PROMPT },
+      timeoutMultiplier: settings.timeoutMultiplier,
+      signal,
+      wallTimeoutMs: 60_000,
+      onStdoutLine: (line) => void (stdout.length < 50 && stdout.push(line)),
+    });
+    const details = summarizeObservation(observation);
+    const problems = path === "version-check"
+      ? versionProblems(observation, stdout)
+      : streamProblems(entry, path, observation);
+    if (problems.must.length > 0) return fail(problems.must.join("; "), details);
+    if (problems.should.length > 0) return warn(problems.should.join("; "), details);
+    return pass(details);
+  },
+};
+
+interface Problems {
+  must: string[];
+  should: string[];
+}
+
+function basics(observation: Observation): string[] {
+  const must: string[] = [];
+  if (observation.spawnError) must.push(observation.spawnError);
+  if (observation.stopped) must.push(`the run was stopped (${observation.stopped} timeout or abort)`);
+  if (observation.exitCode !== 0) {
+    must.push(`exit code ${observation.exitCode ?? `signal ${observation.signal}`}, expected 0`);
+  }
+  if (!observation.groupGone) must.push(`process group ${observation.pgid} still alive after the run`);
+  for (const violation of observation.violations) must.push(violation.message);
+  return must;
+}
+
+function streamProblems(entry: CliHostEntry, path: GoldenPath, observation: Observation): Problems {
+  const must = basics(observation);
+  const should: string[] = [];
+  const shape = shapeFor(entry.runner, path);
+  const kinds = observation.kinds;
+  if (shape.init === "required" && kinds[0] !== "init") {
+    must.push(`the first event is "${kinds[0] ?? "nothing"}", expected "init" (kinds [${kinds.join(", ")}])`);
+  }
+  const terminals = kinds.filter((kind) => kind === "terminal").length;
+  if (terminals !== 1 || kinds.at(-1) !== "terminal") {
+    must.push(`expected exactly one terminal and it last, got ${terminals} in [${kinds.join(", ")}]`);
+  }
+  const terminal = observation.events.findLast((event) => event.kind === "terminal");
+  if (terminal?.kind === "terminal" && terminal.status !== "success") {
+    must.push(`terminal status "${terminal.status}" (${terminal.reason ?? "no reason"}), expected "success"`);
+  }
+  const wantResultSeen = shape.terminal === "event";
+  if (observation.resultSeen !== wantResultSeen) {
+    must.push(
+      `resultSeen ${observation.resultSeen}, expected ${wantResultSeen} for a ${shape.terminal}-terminal stream`,
+    );
+  }
+  const unparsed = observation.events.filter((event) => event.kind === "unparsed");
+  if (unparsed.length > 0) {
+    must.push(
+      `${unparsed.length} unparsed line(s), first: ${JSON.stringify(unparsed[0]?.raw?.slice(0, 200))}`,
+    );
+  }
+  if (entry.runner.scripted) {
+    if (observation.stderr.length > 0) {
+      must.push(`stderr not empty: ${JSON.stringify(observation.stderr.slice(0, 5))}`);
+    }
+  } else if (observation.stderr.some((line) => line.startsWith("[result] "))) {
+    must.push(
+      `stderr carries an error result marker: ${observation.stderr.find((l) => l.startsWith("[result] "))}`,
+    );
+  }
+  // A blocking call carries the reply in its result document, a stream in its text events.
+  const reply = terminal?.kind === "terminal" && terminal.result
+    ? [...observation.text, terminal.result]
+    : observation.text;
+  if (!reply.some((line) => line.trim().replace(/[.!]$/, "") === "OK")) {
+    should.push(`the reply is not "OK": ${JSON.stringify(reply.slice(0, 3))}`);
+  }
+  return { must, should };
+}
+
+function versionProblems(observation: Observation, stdout: readonly string[]): Problems {
+  const must = basics(observation);
+  const printed = stdout.filter((line) => line.trim() !== "");
+  if (printed.length === 0) must.push("the version check printed nothing on stdout");
+  return { must, should: [] };
+}

@@ -1,0 +1,122 @@
+/**
+ * `cli/composition/*`: the executor is host-agnostic. `fake` and `fake-minimal` build deliberately different
+ * invocations (argv shape, environment, capabilities) over the same fake host; run through the unmodified
+ * executor against the same scripts they must give identical observations. Each case runs the script on
+ * every scripted host of the registry and compares them all with the host under test.
+ *
+ * @module
+ */
+import { isDeepStrictEqual } from "node:util";
+import type { GoldenPath } from "../../src/exec/host_runner.ts";
+import type { Observation } from "../../src/exec/observation.ts";
+import type { CliHostEntry } from "../../src/host.ts";
+import { fail, type Outcome, pass } from "../../src/outcome.ts";
+import type { RunSettings, TestCase } from "../../src/suite.ts";
+import { HOSTS } from "../../hosts/registry.ts";
+import { observe, scriptPrompt } from "./observe.ts";
+import type { CliTier } from "./tiers.ts";
+
+/** One composition script and what every host must agree on. */
+export interface CompositionCase {
+  readonly name: string;
+  readonly script: readonly string[];
+  readonly path: GoldenPath;
+  /** For blocking JSON: the structured result every host must yield. */
+  readonly structured?: unknown;
+}
+
+/** The composition cases. */
+export const COMPOSITION_CASES: readonly CompositionCase[] = [
+  {
+    name: "happy-path",
+    path: "streaming",
+    script: ["init model=m session=s", "text a", "result in=1 out=1"],
+  },
+  {
+    name: "result-error",
+    path: "streaming",
+    script: ["init model=m session=s", "result error=boom in=1 out=1"],
+  },
+  { name: "exit-before-terminal", path: "streaming", script: ["init model=m session=s", "text a", "exit 3"] },
+  {
+    name: "blocking-json-structured",
+    path: "blocking-json",
+    script: ["init model=m session=s", 'result in=1 out=1 structured={"key":"value"}'],
+    structured: { key: "value" },
+  },
+];
+
+/** What two hosts must agree on. */
+export function projection(observation: Observation): Record<string, unknown> {
+  const terminal = observation.events.findLast((event) => event.kind === "terminal");
+  return {
+    kinds: observation.kinds,
+    text: observation.text,
+    stderr: observation.stderr,
+    exitCode: observation.exitCode,
+    resultSeen: observation.resultSeen,
+    terminal: terminal?.kind === "terminal"
+      ? { status: terminal.status, structured: terminal.structured }
+      : null,
+    violations: observation.violations.map((violation) => violation.kind),
+  };
+}
+
+/** The composition tier. */
+export const compositionTier: CliTier = {
+  name: "composition",
+  timeoutMs: 30_000,
+  list(entry: CliHostEntry): TestCase[] {
+    return entry.runner.scripted
+      ? COMPOSITION_CASES.map((row) => ({ id: `cli/composition/${row.name}` }))
+      : [];
+  },
+  async run(entry, test, settings: RunSettings, signal): Promise<Outcome> {
+    const row = COMPOSITION_CASES.find((candidate) => `cli/composition/${candidate.name}` === test.id);
+    if (!row) throw new RangeError(`No composition case "${test.id}": see suite/cli/composition.ts`);
+    const peers = HOSTS.filter((host): host is CliHostEntry =>
+      host.kind === "cli" && host.runner.scripted === true && host.id !== entry.id
+    );
+    const hosts = [entry, ...peers];
+    const observations = await Promise.all(hosts.map((host) =>
+      observe({
+        runner: host.runner,
+        path: row.path,
+        request: { prompt: scriptPrompt(row.script) },
+        timeoutMultiplier: settings.timeoutMultiplier,
+        signal,
+      })
+    ));
+    const projections = observations.map(projection);
+    const mine = projections[0]!;
+    const details = Object.fromEntries(hosts.map((host, index) => [host.id, projections[index]]));
+    if (peers.length === 0) return fail("no other scripted host in the registry to compose with", details);
+    const problems: string[] = [];
+    peers.forEach((peer, index) => {
+      const theirs = projections[index + 1]!;
+      for (const key of Object.keys(mine)) {
+        if (!isDeepStrictEqual(mine[key], theirs[key])) {
+          problems.push(
+            `${key} differs: ${entry.id} ${JSON.stringify(mine[key])}, ${peer.id} ${
+              JSON.stringify(theirs[key])
+            }`,
+          );
+        }
+      }
+    });
+    observations.forEach((observation, index) => {
+      if (!observation.groupGone) problems.push(`${hosts[index]!.id}: process group still alive`);
+    });
+    if (row.structured !== undefined) {
+      const terminal = mine.terminal as { structured?: unknown } | null;
+      if (!isDeepStrictEqual(terminal?.structured, row.structured)) {
+        problems.push(
+          `structured result: expected ${JSON.stringify(row.structured)}, got ${
+            JSON.stringify(terminal?.structured)
+          }`,
+        );
+      }
+    }
+    return problems.length === 0 ? pass(details) : fail(problems.join("; "), details);
+  },
+};

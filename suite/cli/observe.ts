@@ -1,0 +1,72 @@
+/**
+ * How CLI tiers run a host once: build the invocation for a golden path, pick the host's normaliser, run it
+ * through the executor with the run's timeout multiplier, and hand back the {@linkcode Observation}.
+ *
+ * @module
+ */
+import { execute, type RunControl } from "../../src/exec/executor.ts";
+import type { GoldenPath, HostRunner, InvocationRequest, StreamShape } from "../../src/exec/host_runner.ts";
+import type { Observation } from "../../src/exec/observation.ts";
+import type { NormalizedEvent } from "../../src/normalize/events.ts";
+import { normalizerFor } from "../../src/normalize/mod.ts";
+
+/** The fixed prompt of the golden-path behaviour checks. */
+export const GOLDEN_PROMPT = "Reply with exactly: OK";
+
+/** Executor limits a tier may set, in milliseconds before the timeout multiplier. */
+export interface ObserveLimits {
+  readonly wallTimeoutMs?: number;
+  readonly idleTimeoutMs?: number;
+  readonly postStreamGraceMs?: number;
+  readonly killGraceMs?: number;
+  readonly maxLineBytes?: number;
+}
+
+/** Options of {@linkcode observe}. */
+export interface ObserveOptions extends ObserveLimits {
+  readonly runner: HostRunner;
+  readonly path: GoldenPath;
+  readonly request: InvocationRequest;
+  readonly timeoutMultiplier: number;
+  readonly signal: AbortSignal;
+  readonly onEvent?: (event: NormalizedEvent, control: RunControl) => void;
+  readonly onStdoutLine?: (line: string, control: RunControl) => void;
+}
+
+/**
+ * The stream shape a golden path has: the host's own for streaming; a blocking call prints one document (no
+ * init, the terminal ends it); a version check prints text until EOF.
+ */
+export function shapeFor(runner: HostRunner, path: GoldenPath): StreamShape {
+  if (path === "blocking-json") return { init: "none", terminal: "event" };
+  if (path === "version-check" || path === "detached") return { init: "none", terminal: "eof" };
+  return runner.streamShape;
+}
+
+/** Runs one golden path of a host and returns what the executor observed. */
+export function observe(options: ObserveOptions): Promise<Observation> {
+  const { runner, path, request, timeoutMultiplier: k } = options;
+  const invocation = runner.build(path, request);
+  const scaled = (ms: number | undefined) => ms === undefined ? undefined : ms * k;
+  const limits = {
+    wallTimeoutMs: scaled(options.wallTimeoutMs ?? 30_000),
+    idleTimeoutMs: scaled(options.idleTimeoutMs),
+    postStreamGraceMs: scaled(options.postStreamGraceMs ?? 5_000),
+    killGraceMs: scaled(options.killGraceMs ?? 1_000),
+    maxLineBytes: options.maxLineBytes,
+  };
+  return execute(invocation, {
+    host: runner.name,
+    normalizer: normalizerFor(runner.dialect)({ argv: invocation.args }),
+    streamShape: shapeFor(runner, path),
+    signal: options.signal,
+    ...Object.fromEntries(Object.entries(limits).filter(([, value]) => value !== undefined)),
+    ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+    ...(options.onStdoutLine ? { onStdoutLine: options.onStdoutLine } : {}),
+  });
+}
+
+/** The run's scripted prompt: directive lines inside the `@@fake` fence. */
+export function scriptPrompt(lines: readonly string[]): string {
+  return ["@@fake", ...lines, "@@end"].join("\n");
+}
