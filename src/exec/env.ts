@@ -6,8 +6,22 @@
  */
 import type { HostInvocation } from "./host_runner.ts";
 
+/**
+ * Tags every process a run starts: when the harness has it, every child inherits it (Chromium too, through
+ * Playwright), so a test can find survivors by scanning `/proc/<pid>/environ` for the value. Not a secret.
+ */
+export const RUN_ID_ENV = "CONFORMANCE_RUN_ID";
+
 /** Parent variables every child may see: enough to find binaries and pick a locale, nothing more. */
-export const BASELINE_ENV_ALLOW: readonly string[] = ["PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR"];
+export const BASELINE_ENV_ALLOW: readonly string[] = [
+  "PATH",
+  "LANG",
+  "LC_ALL",
+  "LC_CTYPE",
+  "TZ",
+  "TMPDIR",
+  RUN_ID_ENV,
+];
 
 /** Set on every child, over anything else: no colours, no terminal tricks, non-interactive. */
 export const FORCED_ENV: Readonly<Record<string, string>> = Object.freeze({
