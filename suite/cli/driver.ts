@@ -9,6 +9,7 @@ import type { CliHostEntry, HostEntry } from "../../src/host.ts";
 import type { Outcome } from "../../src/outcome.ts";
 import type { ResultSink, RunSettings, SuiteDriver, TestCase } from "../../src/suite.ts";
 import { tierOf } from "../../src/suite.ts";
+import { observe } from "./observe.ts";
 import { CLI_TIERS, type CliTier, DEFAULT_TEST_TIMEOUT_MS } from "./tiers.ts";
 
 /** How many tests of one host run at once by default: subprocess-bound work, so more than the core count. */
@@ -41,6 +42,7 @@ export function createCliDriver(options: CliDriverOptions = {}): SuiteDriver {
       if (entry.kind !== "cli") return [];
       return tiers.flatMap((tier) => tier.list(entry, settings));
     },
+    version: (entry, settings) => entry.kind === "cli" ? hostVersion(entry, settings) : Promise.resolve(null),
     async run(entry, tests, settings, sink) {
       if (entry.kind !== "cli") {
         for (const test of tests) {
@@ -111,6 +113,28 @@ async function outcomeOf(
   } finally {
     clearTimeout(timer);
     settings.signal.removeEventListener("abort", onRunAbort);
+  }
+}
+
+/** The first line the host's version check prints, or `null` (no such path, binary absent, any failure). */
+async function hostVersion(entry: CliHostEntry, settings: RunSettings): Promise<string | null> {
+  const { runner } = entry;
+  if (runner.stub || !runner.goldenPaths.includes("version-check")) return null;
+  try {
+    if (await runner.detect() === null) return null;
+    let first: string | null = null;
+    const observation = await observe({
+      runner,
+      path: "version-check",
+      request: { prompt: "" },
+      timeoutMultiplier: settings.timeoutMultiplier,
+      signal: settings.signal,
+      wallTimeoutMs: 15_000,
+      onStdoutLine: (line) => void (first ??= line.trim() || null),
+    });
+    return observation.exitCode === 0 ? first : null;
+  } catch {
+    return null;
   }
 }
 
