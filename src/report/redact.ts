@@ -38,9 +38,9 @@ const COOKIE_PAIR = /([^\s=;,]+)=(?!\[REDACTED\])[^;,\r\n]*/g;
 const NAMED_SECRET =
   /\b((?:x-)?api[-_]?key|apikey|access[-_]?token|refresh[-_]?token|auth[-_]?token|client[-_]?secret|secret[-_]?key|password|passwd)(["']?\s*[:=]\s*["']?)(?!\[REDACTED\])([^\s"',;&}]+)/gi;
 
-/** Object keys whose string values are always secrets. */
+/** Object keys whose string values are always secrets (`apiKey`, `ANTHROPIC_API_KEY`, `GH_TOKEN`, …). */
 const SECRET_KEY =
-  /^(?:authorization|proxy-authorization|cookie|set-cookie|x-api-key|api[-_]?key|apikey|access[-_]?token|refresh[-_]?token|id[-_]?token|auth[-_]?token|token|secret|client[-_]?secret|password|passwd|credentials?)$/i;
+  /(?:api[-_]?key|apikey|token|secret|password|passwd|credentials?|cookie|authorization|x-api-key)$/i;
 
 /**
  * Replaces every secret-shaped substring of `text` with `[REDACTED]`.

@@ -59,11 +59,13 @@ Deno.test("redactValue walks objects and replaces secret-named fields whole", ()
     headers: { Cookie: "a=1", authorization: "x", "content-type": "text/plain" },
     argv: ["--key", "sk-ant-abcdefghijklmnop"],
     nested: [{ apiKey: "plain", tokens: 12, token: "" }],
+    env: { GH_TOKEN: "t", ANTHROPIC_API_KEY: "k", max_tokens: "100", HOME: "/root" },
   };
   assert.deepEqual(redactValue(value), {
     headers: { Cookie: REDACTED, authorization: REDACTED, "content-type": "text/plain" },
     argv: ["--key", REDACTED],
     nested: [{ apiKey: REDACTED, tokens: 12, token: "" }],
+    env: { GH_TOKEN: REDACTED, ANTHROPIC_API_KEY: REDACTED, max_tokens: "100", HOME: "/root" },
   });
 });
 

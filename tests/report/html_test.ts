@@ -1,0 +1,104 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { HtmlReporter, renderHtml } from "../../src/report/html.ts";
+import { launchChromium, NO_CHROMIUM } from "./_chromium.ts";
+import { collector, mixedReport, result, tempDir } from "./_fixtures.ts";
+
+const XSS = `<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>"'&`;
+
+function hostileReport() {
+  const report = mixedReport();
+  report.results[1]!.message = `bad ${XSS}`;
+  report.results[1]!.details = { html: XSS };
+  report.results.push(result("codex", `cli/scripted/${XSS}`, "PASS"));
+  report.summary.passed++;
+  return report;
+}
+
+Deno.test("report.html loads nothing from outside itself", () => {
+  const html = renderHtml(hostileReport());
+  assert.doesNotMatch(html, /<link\b|@import|url\(|<iframe|<object|<embed/i);
+  const tags = html.replace(/"[^"]*"/g, '""'); // attribute values hold no raw quote: they are escaped
+  assert.doesNotMatch(tags, /<[a-z]+\b[^>]*\ssrc=/i, "no element loads a source");
+  for (const [, target] of html.matchAll(/href="([^"]*)"/g)) assert.match(target!, /^#r\d+$/);
+  assert.match(html, /<meta http-equiv="Content-Security-Policy" content="default-src 'none';/);
+});
+
+Deno.test("report.html escapes every value from the report", () => {
+  const html = renderHtml(hostileReport());
+  assert.ok(!html.includes("<img"), "markup from a message stays text");
+  assert.equal(html.match(/<script>/g)?.length, 1, "the page's own script is the only one");
+  assert.ok(html.includes("&lt;img src=x onerror=&quot;window.__pwned=1&quot;&gt;"));
+});
+
+Deno.test("report.html is redacted", () => {
+  const report = mixedReport();
+  report.results[0]!.details = { request: "Cookie: sid=abc123" };
+  report.run.command = "conformance run --reporter html # token sk-ant-abcdefghijklmnop";
+  const html = renderHtml(report);
+  assert.ok(html.includes("Cookie: sid=[REDACTED]"));
+  assert.ok(!html.includes("sk-ant-"));
+});
+
+Deno.test({
+  name: "report.html in a browser: no requests, no script injection, working filters and details",
+  ignore: NO_CHROMIUM !== undefined,
+  async fn() {
+    await using temp = await tempDir();
+    await new HtmlReporter({ outDir: temp.path, out: collector(), secrets: [] }).finish(hostileReport());
+    const path = join(temp.path, "report.html");
+    await using chromium = await launchChromium();
+    const page = await chromium.browser.newPage();
+    const requests: string[] = [];
+    const problems: string[] = [];
+    page.on("request", (request) => void requests.push(request.url()));
+    page.on("console", (message) => {
+      if (message.type() === "error" || message.type() === "warning") problems.push(message.text());
+    });
+    page.on("pageerror", (error) => void problems.push(error.message));
+    await page.goto(`file://${path}`);
+    assert.deepEqual(requests, [`file://${path}`]);
+    assert.deepEqual(problems, []);
+    const loaders = await page.evaluate(() =>
+      Array.from(document.querySelectorAll("[src], link, [href]:not(a[href^='#'])")).map((el) => el.outerHTML)
+    );
+    assert.deepEqual(loaders, [], "no element that loads or links anywhere");
+    assert.equal(await page.evaluate(() => (window as { __pwned?: number }).__pwned), undefined);
+
+    const visible = () =>
+      page.evaluate(() =>
+        Array.from(document.querySelectorAll<HTMLElement>("[data-result]"))
+          .filter((el) => !el.hidden).map((el) => `${el.dataset.host} ${el.dataset.status}`)
+      );
+    assert.equal((await visible()).length, 11);
+    assert.equal(await page.textContent("#shown"), "11");
+
+    await page.uncheck('input[data-filter="status"][value="PASS"]');
+    assert.deepEqual((await visible()).filter((v) => v.endsWith("PASS")), []);
+    assert.equal((await visible()).length, 8);
+    assert.equal(await page.textContent("#shown"), "8");
+    assert.equal(await page.isHidden('tr[data-row]:has(code:text-is("cli/behavior/plain"))'), false);
+
+    await page.uncheck('input[data-filter="host"][value="codex"]');
+    assert.deepEqual((await visible()).filter((v) => v.startsWith("codex")), []);
+    assert.equal(await page.isHidden('#board th[data-col="codex"]'), true);
+    assert.equal(await page.isHidden('#board th[data-col="claude-code"]'), false);
+
+    await page.check('input[data-filter="status"][value="PASS"]');
+    await page.check('input[data-filter="host"][value="codex"]');
+    await page.check("#attention");
+    assert.deepEqual((await visible()).sort(), [
+      "claude-code FAIL",
+      "codex ERROR",
+      "codex TIMEOUT",
+      "fake PASS",
+    ]);
+
+    await page.click('a[href="#r1"]');
+    await page.click("#r1 > summary");
+    const details = await page.textContent("#r1");
+    assert.ok(details?.includes(`bad ${XSS}`), "the message shows as text, verbatim");
+    assert.ok(details?.includes("Expected: PASS"));
+    assert.equal(await page.evaluate(() => (window as { __pwned?: number }).__pwned), undefined);
+  },
+});

@@ -1,0 +1,162 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { JunitReporter, renderJunit } from "../../src/report/junit.ts";
+import { collector, mixedReport, report, result, tempDir } from "./_fixtures.ts";
+import { launchChromium, NO_CHROMIUM } from "./_chromium.ts";
+
+interface ParsedCase {
+  name: string;
+  classname: string;
+  time: string;
+  outcome: { tag: string; message: string | null; type: string | null; text: string } | null;
+  systemOut: string | null;
+}
+interface ParsedSuite {
+  attrs: Record<string, string>;
+  properties: Record<string, string>;
+  cases: ParsedCase[];
+}
+type Parsed = { error: string } | { root: string; attrs: Record<string, string>; suites: ParsedSuite[] };
+
+/** Parses JUnit XML with Chromium's strict XML parser and returns its structure. */
+async function parseXml(xml: string): Promise<Parsed> {
+  await using chromium = await launchChromium();
+  const page = await chromium.browser.newPage();
+  return await page.evaluate((text: string): Parsed => {
+    const doc = new DOMParser().parseFromString(text, "application/xml");
+    const error = doc.querySelector("parsererror");
+    if (error) return { error: error.textContent ?? "parse error" };
+    const attrs = (el: Element) =>
+      Object.fromEntries(Array.from(el.attributes).map((a) => [a.name, a.value]));
+    const root = doc.documentElement;
+    return {
+      root: root.tagName,
+      attrs: attrs(root),
+      suites: Array.from(root.children).map((suite) => ({
+        attrs: attrs(suite),
+        properties: Object.fromEntries(
+          Array.from(suite.querySelectorAll(":scope > properties > property")).map((p) => [
+            p.getAttribute("name") ?? "",
+            p.getAttribute("value") ?? "",
+          ]),
+        ),
+        cases: Array.from(suite.querySelectorAll(":scope > testcase")).map((tc) => {
+          const outcome = tc.querySelector(":scope > failure, :scope > error, :scope > skipped");
+          return {
+            name: tc.getAttribute("name") ?? "",
+            classname: tc.getAttribute("classname") ?? "",
+            time: tc.getAttribute("time") ?? "",
+            outcome: outcome
+              ? {
+                tag: outcome.tagName,
+                message: outcome.getAttribute("message"),
+                type: outcome.getAttribute("type"),
+                text: outcome.textContent ?? "",
+              }
+              : null,
+            systemOut: tc.querySelector(":scope > system-out")?.textContent ?? null,
+          };
+        }),
+      })),
+    };
+  }, xml);
+}
+
+function parsed(value: Parsed) {
+  if ("error" in value) assert.fail(`not well-formed XML: ${value.error}`);
+  return value;
+}
+
+Deno.test({
+  name: "junit.xml parses back: one testsuite per host, outcomes as the run judges them",
+  ignore: NO_CHROMIUM !== undefined,
+  async fn() {
+    await using temp = await tempDir();
+    const input = mixedReport();
+    await new JunitReporter({ outDir: temp.path, out: collector(), secrets: [] }).finish(input);
+    const xml = parsed(await parseXml(await Deno.readTextFile(join(temp.path, "junit.xml"))));
+    assert.equal(xml.root, "testsuites");
+    assert.deepEqual(xml.suites.map((s) => s.attrs.name), ["claude-code", "codex", "fake"]);
+    assert.deepEqual(
+      {
+        tests: xml.attrs.tests,
+        failures: xml.attrs.failures,
+        errors: xml.attrs.errors,
+        skipped: xml.attrs.skipped,
+      },
+      { tests: "10", failures: "3", errors: "1", skipped: "4" },
+    );
+    const [claude, codex, fake] = xml.suites as [ParsedSuite, ParsedSuite, ParsedSuite];
+    assert.equal(claude.properties["host.version"], "1.2.3");
+    assert.equal(claude.properties["suite.revision"], "2026.11.30");
+    assert.equal(fake.properties["host.testOnly"], "true");
+    for (const suite of xml.suites) {
+      const count = (tag: string) => suite.cases.filter((c) => c.outcome?.tag === tag).length;
+      assert.equal(suite.attrs.tests, String(suite.cases.length));
+      assert.equal(suite.attrs.failures, String(count("failure")));
+      assert.equal(suite.attrs.errors, String(count("error")));
+      assert.equal(suite.attrs.skipped, String(count("skipped")));
+    }
+    const byName = (suite: ParsedSuite, name: string) => suite.cases.find((c) => c.name === name)!;
+    assert.equal(byName(claude, "cli/behavior/plain").outcome, null);
+    assert.equal(byName(claude, "cli/behavior/plain").classname, "claude-code.cli.behavior");
+    assert.equal(byName(claude, "cli/behavior/plain").time, "0.010");
+    assert.deepEqual(byName(claude, "cli/scripted/ordering").outcome, {
+      tag: "failure",
+      message: "FAIL: tool_result before tool_call",
+      type: "FAIL",
+      text: "tool_result before tool_call",
+    });
+    assert.equal(byName(claude, "cli/scripted/retry").outcome, null, "a WARN passes");
+    assert.equal(byName(claude, "cli/scripted/retry").systemOut, "WARN: no retry event");
+    assert.deepEqual(byName(claude, "cli/capabilities/images-positive").outcome, {
+      tag: "skipped",
+      message: "images unsupported",
+      type: null,
+      text: "",
+    });
+    assert.equal(byName(codex, "cli/behavior/plain").outcome?.type, "TIMEOUT");
+    assert.equal(byName(codex, "cli/scripted/ordering").outcome?.tag, "error");
+    const known = byName(codex, "cli/scripted/retry").outcome!;
+    assert.deepEqual([known.tag, known.type], ["skipped", "EXPECTED_FAILURE"]);
+    assert.match(known.message ?? "", /^Known failure \(expected FAIL\): known: retries silently$/);
+    const stale = byName(fake, "cli/behavior/plain").outcome!;
+    assert.deepEqual([stale.tag, stale.type], ["failure", "STALE_EXPECTATION"]);
+  },
+});
+
+Deno.test({
+  name: "junit.xml escapes markup and drops characters XML cannot carry",
+  ignore: NO_CHROMIUM !== undefined,
+  async fn() {
+    const nasty = "a <b> & \"c\" 'd' ]]> \u0000\u0007\u001b[31m\uFFFE\uD800 end\nline two\ttab";
+    const input = report([
+      result('host"<&>', 'cli/scripted/<weird>&"name"', "FAIL", {
+        message: nasty,
+        details: { raw: "\u0001</failure>" },
+      }),
+    ]);
+    const xml = parsed(await parseXml(renderJunit(input)));
+    const suite = xml.suites[0]!;
+    assert.equal(suite.attrs.name, 'host"<&>');
+    const testCase = suite.cases[0]!;
+    assert.equal(testCase.name, 'cli/scripted/<weird>&"name"');
+    assert.equal(testCase.outcome?.message, "FAIL: a <b> & \"c\" 'd' ]]> [31m end");
+    assert.ok(testCase.outcome?.text.startsWith("a <b> & \"c\" 'd' ]]> [31m end\nline two\ttab\ndetails: "));
+    assert.ok(testCase.outcome?.text.includes("</failure>"));
+  },
+});
+
+Deno.test("junit.xml redacts secrets", () => {
+  const input = report([
+    result("fake", "cli/a", "FAIL", { message: "leaked ghp_abcdefghijklmnopqrstuvwxyz0123" }),
+  ]);
+  const xml = renderJunit(input);
+  assert.ok(!xml.includes("ghp_"));
+  assert.ok(xml.includes("leaked [REDACTED]"));
+});
+
+Deno.test("a host without results still has its testsuite", () => {
+  const input = report([], { hosts: [{ id: "gemini", kind: "cli", version: null }] });
+  assert.match(renderJunit(input), /<testsuite name="gemini" id="0" package="conformance" tests="0"/);
+});

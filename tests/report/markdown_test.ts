@@ -1,0 +1,89 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { escapeMarkdown, MarkdownReporter, renderBoardMarkdown } from "../../src/report/markdown.ts";
+import { collector, mixedReport, report, result, tempDir } from "./_fixtures.ts";
+
+/** The board's table as rows of trimmed cells. */
+function table(markdown: string): string[][] {
+  return markdown.split("\n").filter((line) => line.startsWith("| "))
+    .map((line) => line.slice(2, -2).split(" | ").map((cell) => cell.trim()));
+}
+
+Deno.test("the board shows tests × hosts with ✓ ✗ ! – marks", () => {
+  const rows = table(renderBoardMarkdown(mixedReport()));
+  assert.deepEqual(rows, [
+    ["Test", "claude-code 1.2.3", "codex"],
+    ["---", ":-:", ":-:"],
+    ["`cli/behavior/plain`", "✓", "✗"],
+    ["`cli/capabilities/images-positive`", "–[^1]", "–[^2]"],
+    ["`cli/scripted/ordering`", "✗", "✗"],
+    ["`cli/scripted/retry`", "!", "✗"],
+    ["**Passed**", "1/4", "0/4"],
+  ]);
+});
+
+Deno.test("SKIP reasons become numbered footnotes, one per distinct reason", () => {
+  const input = report([
+    result("a", "t/1", "SKIP", { message: "binary absent" }),
+    result("b", "t/1", "SKIP", { message: "live tier off" }),
+    result("a", "t/2", "SKIP", { message: "binary absent" }),
+    result("b", "t/2", "PASS"),
+  ]);
+  const board = renderBoardMarkdown(input);
+  assert.deepEqual(table(board).slice(2, 4), [["`t/1`", "–[^1]", "–[^2]"], ["`t/2`", "–[^1]", "✓"]]);
+  assert.match(board, /^\[\^1\]: binary absent$/m);
+  assert.match(board, /^\[\^2\]: live tier off$/m);
+  assert.doesNotMatch(board, /\[\^3\]/);
+});
+
+Deno.test("test-only hosts are left off the board, and the board says so", () => {
+  const board = renderBoardMarkdown(mixedReport());
+  assert.ok(!table(board)[0]!.includes("fake"));
+  assert.ok(!board.includes("only-fake"), "tests only a test-only host ran do not appear");
+  assert.match(board, /Left off by policy \(test-only hosts\): `fake`\./);
+  // Footnote numbers count only reasons on the board: the fake host's skip reason adds none.
+  assert.deepEqual(board.match(/^\[\^\d+\]: .*$/gm), ["[^1]: images unsupported", "[^2]: binary absent"]);
+});
+
+Deno.test("a board of test-only hosts alone says there is no host on it", () => {
+  const input = report([result("fake", "cli/a", "PASS")], {
+    hosts: [{ id: "fake", kind: "cli", version: null, testOnly: true }],
+  });
+  const board = renderBoardMarkdown(input);
+  assert.match(board, /No host on this board\./);
+  assert.match(board, /Left off by policy \(test-only hosts\): `fake`\./);
+  assert.deepEqual(table(board), []);
+});
+
+Deno.test("the board escapes markdown and HTML in ids and reasons", () => {
+  const input = report([
+    result("h|x", "cli/a|b`c", "SKIP", {
+      message: "needs <script>alert(1)</script> *now* | [link](x)\nline 2",
+    }),
+  ]);
+  const board = renderBoardMarkdown(input);
+  assert.ok(!board.includes("<script>"));
+  assert.equal(table(board)[0]![1], "h\\|x");
+  assert.equal(table(board)[2]![0], "`cli/a¦b'c`");
+  assert.match(
+    board,
+    /^\[\^1\]: needs &lt;script&gt;alert\(1\)&lt;\/script&gt; \\\*now\\\* \\\| \\\[link\\\]\(x\) line 2$/m,
+  );
+  assert.equal(escapeMarkdown("a_b~c\\d"), "a\\_b\\~c\\\\d");
+});
+
+Deno.test("the board marks an incomplete run", () => {
+  const input = mixedReport();
+  input.run.incomplete = true;
+  assert.match(renderBoardMarkdown(input), /\*\*incomplete run: results are missing\*\*/);
+});
+
+Deno.test("the markdown reporter writes board.md, redacted", async () => {
+  await using temp = await tempDir();
+  const input = report([
+    result("gemini", "cli/a", "SKIP", { message: "GEMINI key AIzaSyA1234567890abcdefghijklmnopqrstuvw" }),
+  ]);
+  await new MarkdownReporter({ outDir: temp.path, out: collector() }).finish(input);
+  const board = await Deno.readTextFile(join(temp.path, "board.md"));
+  assert.match(board, /^\[\^1\]: GEMINI key \\\[REDACTED\\\]$/m);
+});
