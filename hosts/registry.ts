@@ -7,11 +7,27 @@
 import type { HostEntry } from "../src/host.ts";
 import { fakeHost } from "./cli/fake.ts";
 import { fakeMinimalHost } from "./cli/fake_minimal.ts";
+import { claudeCode } from "./cli/claude_code.ts";
+import { codex } from "./cli/codex.ts";
+import { gemini } from "./cli/gemini.ts";
+import { opencode } from "./cli/opencode.ts";
+import { pi } from "./cli/pi.ts";
+import { omp } from "./cli/omp.ts";
+import { kimiCode } from "./cli/kimi_code.ts";
+import { qwen } from "./cli/qwen.ts";
 
 /** Every built-in host, in listing order. */
 export const HOSTS: readonly HostEntry[] = [
   fakeHost,
   fakeMinimalHost,
+  claudeCode.entry,
+  codex.entry,
+  gemini.entry,
+  opencode.entry,
+  pi.entry,
+  omp.entry,
+  kimiCode.entry,
+  qwen.entry,
 ];
 
 /** Hosts a plain `conformance run` uses when none is named. */

@@ -75,6 +75,24 @@ export interface StreamShape {
   readonly terminal: "event" | "eof";
 }
 
+/** Where the mock model listens, and the temporary HOME of the run. */
+export interface MockModelTarget {
+  /** Origin of the mock model, e.g. `http://127.0.0.1:43123` (no path, no trailing slash). */
+  readonly url: string;
+  /** The run's temporary HOME (absolute); `files` are written relative to it. */
+  readonly home: string;
+}
+
+/** What a runner needs to reach the mock model. */
+export interface MockModelSetup {
+  /** Variables added to the invocation's environment (over its own). */
+  readonly env: Readonly<Record<string, string>>;
+  /** Files to write before the run, by path relative to the temporary HOME. */
+  readonly files: Readonly<Record<string, string>>;
+  /** The model to put in the request (`InvocationRequest.model`), when the host needs one named. */
+  readonly model?: string;
+}
+
 /**
  * One agent-CLI host: how to find it, how to build its command lines, what its stream looks like.
  * Concrete runners live in `hosts/cli/`; the executor and tiers see only this interface.
@@ -97,6 +115,26 @@ export interface HostRunner {
    * the scripted and composition tiers run only on them.
    */
   readonly scripted?: boolean;
+  /**
+   * The exact version this runner's argv was written against (pinned by `deno task hosts:install`), or absent
+   * for hosts without a pin. Reports stamp the version the binary itself prints.
+   */
+  readonly pinnedVersion?: string;
+  /**
+   * Argv (or environment, as `NAME=value`) markers of each capability the runner claims: the capabilities
+   * tier checks that a claimed flag's markers appear in the streaming invocation and a disclaimed flag's do not.
+   */
+  readonly capabilityMarkers?: Readonly<Partial<Record<keyof HostCapabilities, readonly string[]>>>;
+  /** Known-noise stderr lines (e.g. codex's `Reading additional input from stdin...`), ignored by stderr checks. */
+  readonly stderrNoise?: readonly RegExp[];
+  /**
+   * How to point the host at a local mock model (`--mock-model`): environment variables and files written into
+   * the run's temporary HOME, never the user's real config. Absent when the host cannot be pointed at a local
+   * endpoint; `mockModelUnsupported` then says what is missing.
+   */
+  mockModel?(target: MockModelTarget): MockModelSetup;
+  /** Why the host cannot be pointed at a local mock model, when `mockModel` is absent. */
+  readonly mockModelUnsupported?: string;
   /** Resolves the binary to run, or `null` when it is absent. */
   detect(): Promise<string | null>;
   /** Builds the invocation for one golden path. */

@@ -6,11 +6,23 @@
  * @module
  */
 import { claudeNormalizer } from "./claude.ts";
+import { codexNormalizer } from "./codex.ts";
+import { geminiNormalizer } from "./gemini.ts";
+import { kimiNormalizer } from "./kimi.ts";
+import { opencodeNormalizer } from "./opencode.ts";
+import { piNormalizer } from "./pi.ts";
+import { qwenNormalizer } from "./qwen.ts";
 import type { NormalizerFactory } from "./events.ts";
 
 /** Every built-in dialect. */
 export const NORMALIZERS: Readonly<Record<string, NormalizerFactory>> = {
   claude: claudeNormalizer,
+  codex: codexNormalizer,
+  gemini: geminiNormalizer,
+  opencode: opencodeNormalizer,
+  pi: piNormalizer,
+  kimi: kimiNormalizer,
+  qwen: qwenNormalizer,
 };
 
 /**

@@ -1,0 +1,146 @@
+/**
+ * What the eight real agent-CLI runners share: finding the binary (`CONFORMANCE_<HOST>_BIN`, then the
+ * `hosts:install` cache, then PATH), freezing invocations, and refusing a golden path a host does not have.
+ * Each host's argv knowledge stays in its own file.
+ *
+ * @module
+ */
+import { existsSync } from "node:fs";
+import { binEnvName, findExecutable } from "../../src/exec/find_executable.ts";
+import type {
+  GoldenPath,
+  HostCapabilities,
+  HostInvocation,
+  HostRunner,
+  InvocationRequest,
+} from "../../src/exec/host_runner.ts";
+import type { CliHostEntry } from "../../src/host.ts";
+import { CAPABILITY_FLAGS } from "../../src/exec/host_runner.ts";
+import { pinFor, shimPath } from "./_installed.ts";
+
+/**
+ * The binary an invocation runs: the `CONFORMANCE_<HOST>_BIN` override, else the shim `hosts:install` wrote,
+ * else the bare name (looked up on PATH at spawn time).
+ */
+export function resolveBinary(host: string, binary: string): string {
+  const override = Deno.env.get(binEnvName(host));
+  if (override) return override;
+  const shim = shimPath(binary);
+  return existsSync(shim) ? shim : binary;
+}
+
+/** Like {@linkcode resolveBinary}, but `null` when nothing executable is found. */
+export async function detectBinary(host: string, binary: string): Promise<string | null> {
+  if (!Deno.env.get(binEnvName(host))) {
+    const shim = shimPath(binary);
+    if (existsSync(shim)) return shim;
+  }
+  return await findExecutable(binary, host);
+}
+
+/** Environment every real host gets: nothing interactive, no self-update. */
+export const QUIET_ENV: Readonly<Record<string, string>> = Object.freeze({
+  DISABLE_AUTOUPDATER: "1",
+});
+
+/** Parent variables every real host may see: its HOME and config roots (live runs use the user's own). */
+export const HOME_ALLOW: readonly string[] = [
+  "HOME",
+  "USER",
+  "XDG_CONFIG_HOME",
+  "XDG_DATA_HOME",
+  "XDG_CACHE_HOME",
+];
+
+/** The parts of an invocation a host file decides. */
+export interface ArgvPlan {
+  readonly args: readonly string[];
+  readonly env?: Readonly<Record<string, string>>;
+  readonly cleanupPaths?: readonly string[];
+}
+
+/** A real host's static description; {@linkcode defineRealHost} turns it into a runner and registry entry. */
+export interface RealHostSpec extends Omit<HostRunner, "name" | "detect" | "build" | "goldenPaths"> {
+  readonly id: string;
+  readonly summary: string;
+  /** Argv builders per supported golden path. */
+  readonly paths: Readonly<Partial<Record<string, (request: InvocationRequest) => ArgvPlan>>>;
+  /** Why each unsupported standard golden path is unsupported. */
+  readonly unsupportedPaths?: Readonly<Partial<Record<string, string>>>;
+  /** Credential and config variables the host may read from the parent (live tier). */
+  readonly envAllow: readonly string[];
+  /** Variables every invocation sets. */
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+/** A real host: its runner plus the reasons its missing golden paths are missing. */
+export interface RealHost {
+  readonly runner: HostRunner & { readonly unsupportedPaths: Readonly<Partial<Record<string, string>>> };
+  readonly entry: CliHostEntry;
+}
+
+/**
+ * Builds a runner and its registry entry from a spec.
+ *
+ * @example
+ * ```ts
+ * const host = defineRealHost({ id: "x", binary: "x", summary: "…", dialect: "claude", … });
+ * host.runner.build("version-check", { prompt: "" }).args; // ["--version"]
+ * ```
+ */
+export function defineRealHost(spec: RealHostSpec): RealHost {
+  const { id, summary, paths, unsupportedPaths, envAllow, env, ...rest } = spec;
+  const pinnedVersion = spec.pinnedVersion ?? pinFor(id)?.pkg.version;
+  const runner = {
+    ...rest,
+    name: id,
+    ...(pinnedVersion ? { pinnedVersion } : {}),
+    goldenPaths: Object.freeze(Object.keys(paths)),
+    unsupportedPaths: Object.freeze({ ...unsupportedPaths }) as Readonly<Partial<Record<string, string>>>,
+    detect: () => detectBinary(id, spec.binary),
+    build(path: GoldenPath, request: InvocationRequest): HostInvocation {
+      const builder = paths[path];
+      if (!builder) {
+        const why = unsupportedPaths?.[path] ?? "not a golden path of this host";
+        throw new RangeError(
+          `Host "${id}" has no golden path "${path}" (${why}): use one of ${Object.keys(paths).join(", ")}`,
+        );
+      }
+      const plan = builder(request);
+      return Object.freeze({
+        binary: resolveBinary(id, spec.binary),
+        args: Object.freeze([...plan.args]),
+        env: Object.freeze({ ...QUIET_ENV, ...env, ...plan.env }),
+        capabilities: spec.capabilities,
+        cleanupPaths: Object.freeze([...(plan.cleanupPaths ?? [])]),
+        envAllow: Object.freeze([...HOME_ALLOW, ...envAllow]),
+        ...(request.workingDir ? { cwd: request.workingDir } : {}),
+      });
+    },
+  };
+  const entry: CliHostEntry = {
+    id,
+    kind: "cli",
+    summary,
+    capabilities: CAPABILITY_FLAGS.filter((flag) => spec.capabilities[flag]),
+    runner,
+  };
+  return { runner, entry };
+}
+
+/** `[flag, value]` when `value` is set, else nothing: keeps argv builders flat. */
+export function opt(flag: string, value: string | undefined): string[] {
+  return value === undefined || value === "" ? [] : [flag, value];
+}
+
+/** A capability set from the flags that are true. */
+export function capabilities(...flags: (keyof HostCapabilities)[]): HostCapabilities {
+  return Object.freeze(
+    Object.fromEntries(CAPABILITY_FLAGS.map((flag) => [flag, flags.includes(flag)])),
+  ) as unknown as HostCapabilities;
+}
+
+/** Whether the harness runs as root (claude then needs `IS_SANDBOX=1` to accept its permission bypass). */
+export function runningAsRoot(): boolean {
+  return Deno.uid() === 0;
+}

@@ -1,0 +1,105 @@
+/**
+ * `claude-code` (`claude`, @anthropic-ai/claude-code 2.1.332). Pitfalls handled here: `stream-json` needs
+ * `--verbose` with `-p`; as root the permission bypass is refused unless `IS_SANDBOX=1`; background tasks
+ * can hold stdout open after `result`, so they are disabled.
+ *
+ * @module
+ */
+import type { InvocationRequest } from "../../src/exec/host_runner.ts";
+import { capabilities, defineRealHost, opt, runningAsRoot } from "./_real_host.ts";
+
+const BYPASS = "--dangerously-skip-permissions";
+
+/** The permission part of argv: a bypass, or, with a workspace root, edits confined to that root. */
+function permissions(request: InvocationRequest): string[] {
+  return request.workspaceRoot
+    ? ["--permission-mode", "acceptEdits", "--add-dir", request.workspaceRoot]
+    : [BYPASS];
+}
+
+function selection(request: InvocationRequest): string[] {
+  return [
+    ...opt("--model", request.model),
+    ...opt("--agent", request.agent),
+    ...(request.tools ? ["--tools", request.tools.join(",")] : []),
+  ];
+}
+
+const streaming = (request: InvocationRequest, resume: boolean) => ({
+  args: [
+    "-p",
+    request.prompt,
+    "--output-format",
+    "stream-json",
+    "--verbose",
+    ...(resume ? ["--continue"] : []),
+    ...permissions(request),
+    ...selection(request),
+  ],
+});
+
+/** The claude-code host. */
+export const claudeCode = defineRealHost({
+  id: "claude-code",
+  binary: "claude",
+  summary: "Anthropic Claude Code CLI (stream-json)",
+  dialect: "claude",
+  capabilities: capabilities(
+    "streaming",
+    "permissionSkip",
+    "agentSelect",
+    "toolAllowlist",
+    "structuredOutput",
+    "workspaceSandboxed",
+  ),
+  capabilityMarkers: {
+    streaming: ["stream-json"],
+    permissionSkip: [BYPASS],
+    workspaceSandboxed: ["--permission-mode"],
+    structuredOutput: ["--json-schema"],
+  },
+  streamShape: { init: "required", terminal: "event" },
+  env: {
+    CLAUDE_CODE_DISABLE_BACKGROUND_TASKS: "1",
+    ...(runningAsRoot() ? { IS_SANDBOX: "1" } : {}),
+  },
+  envAllow: [
+    "ANTHROPIC_API_KEY",
+    "ANTHROPIC_AUTH_TOKEN",
+    "ANTHROPIC_BASE_URL",
+    "ANTHROPIC_MODEL",
+    "CLAUDE_CODE_OAUTH_TOKEN",
+    "CLAUDE_CONFIG_DIR",
+    "CLAUDE_CODE_USE_BEDROCK",
+    "CLAUDE_CODE_USE_VERTEX",
+    "AWS_*",
+    "GOOGLE_APPLICATION_CREDENTIALS",
+  ],
+  paths: {
+    "streaming": (request) => streaming(request, false),
+    "resume": (request) => streaming(request, true),
+    "blocking-json": (request) => ({
+      args: [
+        "-p",
+        request.prompt,
+        "--output-format",
+        "json",
+        ...permissions(request),
+        ...opt("--model", request.model),
+        ...(request.jsonSchema ? ["--json-schema", request.jsonSchema, "--no-session-persistence"] : []),
+      ],
+    }),
+    "detached": (request) => ({
+      args: ["-p", request.prompt, ...permissions(request), ...opt("--model", request.model)],
+    }),
+    "version-check": () => ({ args: ["--version"] }),
+  },
+  mockModel: ({ url }) => ({
+    env: {
+      ANTHROPIC_BASE_URL: url,
+      ANTHROPIC_API_KEY: "sk-ant-mock-conformance",
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    },
+    files: {},
+  }),
+});

@@ -1,0 +1,66 @@
+/**
+ * `omp` (`omp`, @oh-my-pi/pi-coding-agent 18.2.3, a Bun script: `hosts:install` puts bun first on its PATH).
+ * Same event family as pi. Pitfalls handled here: `--cwd` is passed explicitly (started in HOME, omp would
+ * switch to a temp folder); tool approval is skipped with `--auto-approve`. The mock model is a custom
+ * provider in `~/.omp/agent/models.yml` of the temporary HOME.
+ *
+ * @module
+ */
+import type { InvocationRequest } from "../../src/exec/host_runner.ts";
+import { capabilities, defineRealHost, opt } from "./_real_host.ts";
+import { stringify } from "yaml";
+import { piModelsConfig } from "./pi.ts";
+
+function json(request: InvocationRequest, extra: string[]): string[] {
+  return [
+    "--mode",
+    "json",
+    "--auto-approve",
+    ...extra,
+    ...opt("--cwd", request.workingDir),
+    ...opt("--model", request.model),
+    ...(request.tools ? ["--tools", request.tools.join(",")] : []),
+    "-p",
+    request.prompt,
+  ];
+}
+
+/** The omp host. */
+export const omp = defineRealHost({
+  id: "omp",
+  binary: "omp",
+  summary: "oh-my-pi coding agent (--mode json; pi event family)",
+  dialect: "pi",
+  capabilities: capabilities("streaming", "permissionSkip", "toolAllowlist"),
+  capabilityMarkers: { streaming: ["json"], permissionSkip: ["--auto-approve"] },
+  streamShape: { init: "required", terminal: "eof" },
+  envAllow: [
+    "PI_CODING_AGENT_DIR",
+    "ANTHROPIC_API_KEY",
+    "OPENAI_API_KEY",
+    "GEMINI_API_KEY",
+    "OPENROUTER_API_KEY",
+  ],
+  paths: {
+    "streaming": (request) => ({ args: json(request, []) }),
+    "resume": (request) => ({ args: json(request, ["--continue"]) }),
+    "detached": (request) => ({
+      args: [
+        "--auto-approve",
+        ...opt("--cwd", request.workingDir),
+        ...opt("--model", request.model),
+        "-p",
+        request.prompt,
+      ],
+    }),
+    "version-check": () => ({ args: ["--version"] }),
+  },
+  unsupportedPaths: {
+    "blocking-json": "omp has no single-document JSON output (structured output only over SDK/RPC)",
+  },
+  mockModel: ({ url }) => ({
+    env: { PI_OFFLINE: "1" },
+    files: { ".omp/agent/models.yml": stringify(piModelsConfig(url)) },
+    model: "mock/mock-model",
+  }),
+});

@@ -1,0 +1,57 @@
+/**
+ * `qwen` (`qwen`, @qwen-code/qwen-code 0.24.4). Pitfalls handled here: the prompt is positional (`-p` is
+ * deprecated); the yolo warning is silenced; `--output-format json` is one JSON array written at the end;
+ * structured output registers a synthetic tool through `--json-schema`. The mock model is the OpenAI auth type
+ * (selected in the temporary HOME's settings) with `OPENAI_BASE_URL`.
+ *
+ * @module
+ */
+import type { InvocationRequest } from "../../src/exec/host_runner.ts";
+import { capabilities, defineRealHost, opt } from "./_real_host.ts";
+
+function base(request: InvocationRequest, format: string | null): string[] {
+  return [
+    ...(format ? ["--output-format", format] : []),
+    "--yolo",
+    ...opt("-m", request.model),
+    ...opt("--include-directories", request.workspaceRoot),
+  ];
+}
+
+/** The qwen host. */
+export const qwen = defineRealHost({
+  id: "qwen",
+  binary: "qwen",
+  summary: "Qwen Code CLI (stream-json, claude-compatible envelope)",
+  dialect: "qwen",
+  capabilities: capabilities("streaming", "permissionSkip", "structuredOutput"),
+  capabilityMarkers: {
+    streaming: ["stream-json"],
+    permissionSkip: ["--yolo"],
+    structuredOutput: ["--json-schema"],
+  },
+  streamShape: { init: "required", terminal: "event" },
+  env: { QWEN_CODE_SUPPRESS_YOLO_WARNING: "1" },
+  stderrNoise: [/^Ripgrep not available: .*Falling back to built-in grep\.$/],
+  envAllow: ["OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL", "DASHSCOPE_API_KEY", "QWEN_*"],
+  paths: {
+    "streaming": (request) => ({ args: [...base(request, "stream-json"), request.prompt] }),
+    "blocking-json": (request) => ({
+      args: [
+        ...base(request, "json"),
+        ...(request.jsonSchema ? ["--json-schema", request.jsonSchema, "--chat-recording", "false"] : []),
+        request.prompt,
+      ],
+    }),
+    "resume": (request) => ({ args: [...base(request, "stream-json"), "--continue", request.prompt] }),
+    "detached": (request) => ({ args: [...base(request, null), request.prompt] }),
+    "version-check": () => ({ args: ["--version"] }),
+  },
+  mockModel: ({ url }) => ({
+    env: { OPENAI_BASE_URL: `${url}/v1`, OPENAI_API_KEY: "sk-mock-conformance", OPENAI_MODEL: "mock-model" },
+    files: {
+      ".qwen/settings.json": JSON.stringify({ security: { auth: { selectedType: "openai" } } }) + "\n",
+    },
+    model: "mock-model",
+  }),
+});
