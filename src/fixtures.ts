@@ -375,3 +375,11 @@ export function judgeTeardown(log: Pick<ServerLog, "markers">, removed: boolean,
     };
   return [notify, wait];
 }
+
+/**
+ * The console line a host's CSP audit log must produce (`security/csp-audit-log`, SHOULD): the resource URI
+ * followed, on the same line, by the policy (its `default-src`). A RegExp source, for `readConsole`.
+ */
+export function cspAuditPattern(resourceUri: string): string {
+  return `${resourceUri.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}.*default-src`;
+}

@@ -159,6 +159,14 @@ export interface ConsoleMatch {
   line?: string;
 }
 
+/** The `value` of a `confirmDialog{dialog: "download"}` answer: what the browser saved. */
+export interface DownloadReceipt {
+  /** The suggested file name of the download. */
+  filename: string;
+  /** The file's text, when the Runner read it. */
+  content?: string;
+}
+
 /** How far the suite has got, for progress lines and the stall guard. */
 export interface SuiteProgress {
   done: number;

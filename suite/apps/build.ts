@@ -1,0 +1,98 @@
+/**
+ * Builds the in-iframe suite into one self-contained HTML document: the View the conformance server serves
+ * as its `ui://` resources. esbuild bundles `main.ts` (iife, browser, es2022, minified) and the result is
+ * inlined with every `</script` escaped; an empty config element waits for `withSuiteConfig`.
+ *
+ * Embedding in the binary: run `deno run -A suite/apps/build.ts` (writes {@linkcode PREBUILT_SUITE_URL}),
+ * then `deno compile --include dist/suite_apps.html …`; {@linkcode loadSuiteHtml} builds, and falls back to
+ * the prebuilt file where esbuild cannot run (inside the binary).
+ *
+ * @module
+ */
+import * as esbuild from "esbuild";
+import { SUITE_CONFIG_ELEMENT_ID, SUITE_CONFIG_PLACEHOLDER } from "../../src/fixtures.ts";
+
+/** The suite's browser entry point. */
+export const SUITE_ENTRY = new URL("./main.ts", import.meta.url);
+
+/** Where the prebuilt asset lives (git-ignored `dist/`), for `deno compile --include`. */
+export const PREBUILT_SUITE_URL = new URL("../../dist/suite_apps.html", import.meta.url);
+
+/** Escapes every `</script` (any case) so inlined code cannot close its script element. */
+export function escapeScriptClose(code: string): string {
+  return code.replace(/<\/(script)/gi, "<\\/$1");
+}
+
+/** Wraps a bundled script into the suite's HTML document. */
+export function suiteDocument(bundle: string): string {
+  return [
+    "<!doctype html>",
+    '<html lang="en"><head><meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    "<title>MCP Apps conformance</title>",
+    `<script id="${SUITE_CONFIG_ELEMENT_ID}" type="application/json">${SUITE_CONFIG_PLACEHOLDER}</script>`,
+    "</head><body>",
+    `<script>${escapeScriptClose(bundle)}</script>`,
+    "</body></html>",
+    "",
+  ].join("\n");
+}
+
+/**
+ * Bundles the suite with esbuild and returns the HTML document. Stops esbuild's service afterwards so the
+ * process can exit.
+ *
+ * @example
+ * ```ts
+ * import { buildSuiteHtml } from "./build.ts";
+ * const html = await buildSuiteHtml();
+ * ```
+ */
+export async function buildSuiteHtml(): Promise<string> {
+  try {
+    const result = await esbuild.build({
+      entryPoints: [SUITE_ENTRY.pathname],
+      bundle: true,
+      format: "iife",
+      platform: "browser",
+      target: "es2022",
+      minify: true,
+      write: false,
+      logLevel: "silent",
+      legalComments: "none",
+    });
+    const output = result.outputFiles[0];
+    if (!output) throw new Error("esbuild produced no output for the suite bundle");
+    return suiteDocument(output.text);
+  } finally {
+    await esbuild.stop();
+  }
+}
+
+/**
+ * A fresh build, or the prebuilt asset when esbuild cannot run (the compiled binary embeds that file). A
+ * fresh build comes first so a stale `dist/` never hides a change to the suite.
+ */
+export async function loadSuiteHtml(): Promise<string> {
+  try {
+    return await buildSuiteHtml();
+  } catch (buildError) {
+    try {
+      return await Deno.readTextFile(PREBUILT_SUITE_URL);
+    } catch {
+      throw new Error(
+        `Cannot build the MCP Apps suite (${
+          String(buildError)
+        }) and no prebuilt ${PREBUILT_SUITE_URL.pathname} ` +
+          `exists: run "deno run -A suite/apps/build.ts" first`,
+      );
+    }
+  }
+}
+
+if (import.meta.main) {
+  const html = await buildSuiteHtml();
+  await Deno.mkdir(new URL(".", PREBUILT_SUITE_URL), { recursive: true });
+  await Deno.writeTextFile(PREBUILT_SUITE_URL, html);
+  console.log(`Wrote ${PREBUILT_SUITE_URL.pathname} (${Math.round(html.length / 1024)} KB)`);
+}

@@ -1,0 +1,179 @@
+/**
+ * Actions (catalogue §6.7): gesture-gated requests from the View, each bound to a real trigger click, and
+ * verified on the host surface by the Runner.
+ *
+ * @module
+ */
+import { PUBLIC_CONTROLS } from "../../../src/fixtures.ts";
+import type { ConversationMatch } from "../../../src/protocol.ts";
+import type { SuiteEnv } from "../harness/env.ts";
+import type { TestContext } from "../harness/test_api.ts";
+import { controlUrl, requireCapability, type SuiteTest } from "./_shared.ts";
+
+function text(value: string) {
+  return [{ type: "text" as const, text: value }];
+}
+
+async function conversation(t: TestContext, marker: string, timeoutMs: number): Promise<ConversationMatch> {
+  const value = await t.host({ kind: "conversationContains", marker, timeoutMs }) as
+    | ConversationMatch
+    | undefined;
+  t.assert(
+    value && typeof value.found === "boolean",
+    "Not testable: conversationContains gave no answer",
+    value,
+  );
+  return value;
+}
+
+/** Sends the model context updates, then a user turn, from one trigger click. */
+async function contextThenTurn(t: TestContext, env: SuiteEnv, codes: string[]): Promise<void> {
+  requireCapability(t, env, "updateModelContext");
+  requireCapability(t, env, "message");
+  const sent = t.bindTrigger(async () => {
+    for (const code of codes) {
+      await env.app.updateModelContext({ content: text(`The conformance context code is ${code}.`) });
+    }
+    return env.app.sendMessage({
+      role: "user",
+      content: text("Conformance check: reply with the context code you were given."),
+    });
+  });
+  await t.host({ kind: "clickTrigger", commitDraftedMessage: true });
+  const result = await sent.catch((error: unknown) => t.fail(`The request failed: ${String(error)}`));
+  t.assert(!result.isError, "The host rejected the ui/message");
+}
+
+/** The action tests. */
+export const ACTIONS: SuiteTest[] = [
+  {
+    id: "links/open-external",
+    name: "ui/open-link opens the URL",
+    clause: "SHOULD",
+    vantage: "host",
+    manual: true,
+    async run(t: TestContext, env: SuiteEnv) {
+      requireCapability(t, env, "openLinks");
+      const origin = env.config().controls?.declared ?? PUBLIC_CONTROLS.declared;
+      const url = controlUrl(origin, "link.html", `?n=${env.nonce("link")}`);
+      const opened = t.bindTrigger(() => env.app.openLink({ url }));
+      await t.host({ kind: "clickTrigger" });
+      const result = await opened.catch((error: unknown) =>
+        t.fail(`ui/open-link was rejected: ${String(error)}`)
+      );
+      t.assert(!result.isError, "The host answered ui/open-link with an error");
+      const check = await t.hostOptional({ kind: "checkLinkOpen", url });
+      if (check.unsupported) t.skip("The host cannot tell whether a link opened (checkLinkOpen unsupported)");
+      t.assert(check.ok, `The link did not open: ${check.error ?? url}`);
+    },
+  },
+  {
+    id: "messages/add-to-conversation",
+    name: "ui/message adds a user turn to the conversation",
+    clause: "SHOULD",
+    vantage: "host",
+    manual: true,
+    async run(t: TestContext, env: SuiteEnv) {
+      requireCapability(t, env, "message");
+      const marker = env.nonce("message");
+      const sent = t.bindTrigger(() =>
+        env.app.sendMessage({ role: "user", content: text(`Conformance message ${marker}`) })
+      );
+      await t.host({ kind: "clickTrigger", commitDraftedMessage: true });
+      const result = await sent.catch((error: unknown) =>
+        t.fail(`ui/message was rejected: ${String(error)}`)
+      );
+      t.assert(!result.isError, "The host answered ui/message with an error");
+      const match = await conversation(t, marker, 8_000);
+      t.assert(match.found, `The message ${marker} is not in the conversation`);
+      if (match.role !== undefined) t.assertEqual(match.role, "user", "The role of the added turn");
+    },
+  },
+  {
+    id: "model-context/provide-future-turns",
+    name: "ui/update-model-context reaches the next model turn",
+    clause: "SHOULD",
+    vantage: "host",
+    manual: true,
+    async run(t: TestContext, env: SuiteEnv) {
+      const code = env.nonce("ctx");
+      await contextThenTurn(t, env, [code]);
+      const match = await conversation(t, code, 10_000);
+      t.assert(match.found, `The next model turn did not see the context code ${code}`);
+    },
+  },
+  {
+    id: "model-context/last-wins",
+    name: "Only the last model context update reaches the next turn",
+    clause: "SHOULD",
+    vantage: "host",
+    manual: true,
+    async run(t: TestContext, env: SuiteEnv) {
+      const stale = env.nonce("stale");
+      const fresh = env.nonce("fresh");
+      await contextThenTurn(t, env, [stale, fresh]);
+      const freshMatch = await conversation(t, fresh, 10_000);
+      t.assert(freshMatch.found, `The next model turn did not see the last context code ${fresh}`);
+      const staleMatch = await conversation(t, stale, 500);
+      t.assert(!staleMatch.found, `The superseded context code ${stale} reached the model`);
+    },
+  },
+  {
+    id: "download-file/confirm",
+    name: "ui/download-file downloads the file under its sanitized name",
+    clause: "SHOULD",
+    vantage: "host",
+    manual: true,
+    draft: true,
+    async run(t: TestContext, env: SuiteEnv) {
+      requireCapability(t, env, "downloadFile");
+      const body = `conformance download ${env.nonce("download")}`;
+      const downloaded = t.bindTrigger(() =>
+        env.app.downloadFile({
+          contents: [{
+            type: "resource",
+            resource: { uri: "file:///tmp/../../conformance/report.txt", mimeType: "text/plain", text: body },
+          }],
+        })
+      );
+      await t.host({ kind: "clickTrigger" });
+      const receipt = await t.host({ kind: "confirmDialog", dialog: "download" }) as
+        | { filename?: string; content?: string }
+        | undefined;
+      const result = await downloaded.catch((error: unknown) =>
+        t.fail(`ui/download-file failed: ${String(error)}`)
+      );
+      t.assert(!result.isError, "The host answered ui/download-file with an error");
+      t.assertEqual(receipt?.filename, "report.txt", "The downloaded file's name");
+      if (receipt?.content !== undefined) {
+        t.assertEqual(receipt.content, body, "The downloaded file's content");
+      }
+    },
+  },
+  {
+    id: "sampling/create-message",
+    name: "sampling/createMessage returns a completion after the user allows it",
+    clause: "SHOULD",
+    vantage: "host",
+    manual: true,
+    draft: true,
+    async run(t: TestContext, env: SuiteEnv) {
+      requireCapability(t, env, "sampling");
+      const sampled = t.bindTrigger(() =>
+        env.app.createSamplingMessage({
+          messages: [{
+            role: "user",
+            content: { type: "text", text: "Say hello to the conformance suite." },
+          }],
+          maxTokens: 32,
+        }, { timeout: 20_000 })
+      );
+      await t.host({ kind: "clickTrigger" });
+      await t.host({ kind: "confirmDialog", dialog: "sampling" });
+      const result = await sampled.catch((error: unknown) =>
+        t.fail(`sampling/createMessage failed: ${String(error)}`)
+      );
+      t.assert(result.content !== undefined, "The sampling result has no content", result);
+    },
+  },
+];

@@ -1,0 +1,251 @@
+/**
+ * The CSP checks (catalogue #46, one test per directive). Each block check runs next to its allow control
+ * (research §7.5): a block counts only when the matching allow succeeds in the same test, so a dead network
+ * or a dead control origin cannot read as a pass.
+ *
+ * @module
+ */
+import { cspAuditPattern } from "../../../src/fixtures.ts";
+import type { ConsoleMatch } from "../../../src/protocol.ts";
+import {
+  type LoadVerdict,
+  parsePolicy,
+  probeBase,
+  probeFetch,
+  probeFrame,
+  probeImage,
+  probeObject,
+  probeScript,
+} from "../harness/csp_probe.ts";
+import type { SuiteEnv } from "../harness/env.ts";
+import type { TestContext } from "../harness/test_api.ts";
+import { controls, controlUrl, type SuiteTest } from "./_shared.ts";
+
+function expectPair(
+  t: TestContext,
+  what: string,
+  allow: LoadVerdict,
+  block: LoadVerdict,
+): void {
+  t.observe(what, { declared: allow, undeclared: block });
+  t.assert(allow === "allowed", `${what}: the declared origin was ${allow}, not allowed (positive control)`);
+  t.assert(block === "blocked", `${what}: the undeclared origin was ${block}, not blocked`);
+}
+
+/** Provokes one violation (an undeclared fetch) and returns the applied policy it reports. */
+async function appliedPolicy(t: TestContext, env: SuiteEnv): Promise<string> {
+  const { undeclared } = controls(t, env);
+  if (!env.violations.appliedPolicy()) {
+    const since = performance.now();
+    await probeFetch(controlUrl(undeclared, "ok.txt", "?policy"));
+    await env.violations.waitFor("connect-src", { since, timeoutMs: 1_500 });
+  }
+  return env.violations.appliedPolicy() ??
+    t.fail("No CSP violation could be provoked: the View runs without a CSP");
+}
+
+let flagCount = 0;
+function flagName(): string {
+  return `__conformanceFlag${++flagCount}`;
+}
+
+/** The CSP tests. */
+export const CSP: SuiteTest[] = [
+  {
+    id: "security/csp-connect",
+    name: "connect-src allows the declared connect domain and blocks others",
+    clause: "MUST",
+    vantage: "in-view",
+    manual: false,
+    async run(t: TestContext, env: SuiteEnv) {
+      const { declared, undeclared } = controls(t, env);
+      const allow = await probeFetch(controlUrl(declared, "ok.txt"));
+      const block = await probeFetch(controlUrl(undeclared, "ok.txt"));
+      expectPair(t, "fetch", allow, block);
+    },
+  },
+  {
+    id: "security/csp-resource-img",
+    name: "img-src allows the declared resource domain and blocks others",
+    clause: "MUST",
+    vantage: "in-view",
+    manual: false,
+    async run(t: TestContext, env: SuiteEnv) {
+      const { declared, undeclared } = controls(t, env);
+      const allow = await probeImage(env.doc, controlUrl(declared, "pixel.png", "?img"));
+      const block = await probeImage(env.doc, controlUrl(undeclared, "pixel.png", "?img"));
+      expectPair(t, "img", allow, block);
+    },
+  },
+  {
+    id: "security/csp-resource-script",
+    name: "script-src allows the declared resource domain and blocks others",
+    clause: "MUST",
+    vantage: "in-view",
+    manual: false,
+    async run(t: TestContext, env: SuiteEnv) {
+      const { declared, undeclared } = controls(t, env);
+      const allowFlag = flagName();
+      const blockFlag = flagName();
+      const allow = await probeScript(
+        env.doc,
+        controlUrl(declared, "flag.js", `?name=${allowFlag}`),
+        allowFlag,
+      );
+      const block = await probeScript(
+        env.doc,
+        controlUrl(undeclared, "flag.js", `?name=${blockFlag}`),
+        blockFlag,
+      );
+      expectPair(t, "script", allow, block);
+    },
+  },
+  {
+    id: "security/csp-frame-src",
+    name: "frame-src allows the declared frame domain and blocks others",
+    clause: "MUST",
+    vantage: "in-view",
+    manual: false,
+    async run(t: TestContext, env: SuiteEnv) {
+      const { declared, undeclared } = controls(t, env);
+      const allow = await probeFrame(env.doc, controlUrl(declared, "frame.html"), env.violations);
+      const block = await probeFrame(env.doc, controlUrl(undeclared, "frame.html"), env.violations);
+      expectPair(t, "frame", allow, block);
+    },
+  },
+  {
+    id: "security/csp-base-uri",
+    name: "base-uri allows the declared base domain and blocks others",
+    clause: "MUST",
+    vantage: "in-view",
+    manual: false,
+    draft: true,
+    async run(t: TestContext, env: SuiteEnv) {
+      const { declared, undeclared } = controls(t, env);
+      const allow = await probeBase(env.doc, `${declared}/conformance/`, env.violations);
+      const block = await probeBase(env.doc, `${undeclared}/conformance/`, env.violations);
+      expectPair(t, "base", allow, block);
+    },
+  },
+  {
+    id: "security/csp-object-src",
+    name: "object-src is 'none'",
+    clause: "MUST",
+    vantage: "in-view",
+    manual: false,
+    caveat: "No allow case exists; the violation event itself is the evidence",
+    async run(t: TestContext, env: SuiteEnv) {
+      const { declared } = controls(t, env);
+      const verdict = await probeObject(
+        env.doc,
+        controlUrl(declared, "pixel.png", "?object"),
+        env.violations,
+      );
+      t.assert(verdict === "blocked", "An <object> from a declared origin raised no object-src violation");
+    },
+  },
+  {
+    id: "security/csp-sanitized",
+    name: "Declared domain strings cannot inject directives",
+    clause: "MUST",
+    vantage: "in-view",
+    manual: false,
+    async run(t: TestContext, env: SuiteEnv) {
+      const { declared, undeclared } = controls(t, env);
+      const policy = await appliedPolicy(t, env);
+      const { directives, duplicates } = parsePolicy(policy);
+      t.observe("policy", policy);
+      t.assert(
+        !policy.includes("a.test;") && duplicates.length === 0,
+        `The policy repeats ${duplicates.join(", ")}`,
+      );
+      const wildcard = [...directives].filter(([, sources]) => sources.includes("*")).map(([name]) => name);
+      t.assert(wildcard.length === 0, `The policy allows * in ${wildcard.join(", ")}`);
+      const flag = flagName();
+      const block = await probeScript(env.doc, controlUrl(undeclared, "flag.js", `?name=${flag}`), flag);
+      t.assert(block === "blocked", "A script from an undeclared origin ran");
+      const allow = await probeImage(env.doc, controlUrl(declared, "pixel.png", "?sanitized"));
+      t.assert(allow === "allowed", "The valid resource domain next to the hostile one was dropped too");
+    },
+  },
+  {
+    id: "security/csp-applied-policy",
+    name: "The applied policy has default-src 'none', object-src 'none' and the declared domains",
+    clause: "MUST",
+    vantage: "in-view",
+    manual: false,
+    async run(t: TestContext, env: SuiteEnv) {
+      const { declared } = controls(t, env);
+      const { directives } = parsePolicy(await appliedPolicy(t, env));
+      const missing: string[] = [];
+      if (!directives.get("default-src")?.includes("'none'")) missing.push("default-src 'none'");
+      if (!directives.get("object-src")?.includes("'none'")) missing.push("object-src 'none'");
+      if (!directives.get("connect-src")?.includes(declared)) missing.push(`connect-src ${declared}`);
+      if (!directives.get("frame-src")?.includes(declared)) missing.push(`frame-src ${declared}`);
+      t.assert(missing.length === 0, `The applied policy lacks ${missing.join(", ")}`);
+    },
+  },
+  {
+    id: "security/csp-no-unsafe-eval",
+    name: "The policy does not allow eval (informational)",
+    clause: "MAY",
+    vantage: "in-view",
+    manual: false,
+    run(t: TestContext) {
+      let evaluated = false;
+      try {
+        evaluated = new Function("return true")() === true;
+      } catch {
+        evaluated = false;
+      }
+      t.assert(!evaluated, "'unsafe-eval' is allowed (or no CSP applies)");
+      return Promise.resolve();
+    },
+  },
+  {
+    id: "security/csp-audit-log",
+    name: "The host logs the CSP it applied",
+    clause: "SHOULD",
+    vantage: "host",
+    manual: false,
+    async run(t: TestContext, env: SuiteEnv) {
+      const pattern = cspAuditPattern(env.config().resourceUri);
+      const match = await t.host({ kind: "readConsole", pattern, timeoutMs: 2_000 }) as
+        | ConsoleMatch
+        | undefined;
+      t.assert(match?.matched, `No console line matches /${pattern}/`);
+    },
+  },
+  {
+    id: "security/csp-default-deny",
+    name: "Without declared CSP, the View runs under the restrictive default",
+    clause: "MUST",
+    vantage: "in-view",
+    manual: false,
+    launcher: "run_conformance_nocsp",
+    caveat: "The allow control for the same fetch is security/csp-connect in the CSP launcher's render",
+    async run(t: TestContext, env: SuiteEnv) {
+      const { declared } = controls(t, env);
+      const flag = flagName();
+      const inline = env.doc.createElement("script");
+      inline.textContent = `globalThis.${flag} = true;`;
+      env.doc.head.append(inline);
+      inline.remove();
+      t.assert(
+        (globalThis as Record<string, unknown>)[flag] === true,
+        "Inline script does not run (control)",
+      );
+      const verdicts = {
+        fetch: await probeFetch(controlUrl(declared, "ok.txt", "?nocsp")),
+        frame: await probeFrame(env.doc, controlUrl(declared, "frame.html"), env.violations),
+        img: await probeImage(env.doc, controlUrl(declared, "pixel.png", "?nocsp")),
+        base: await probeBase(env.doc, `${declared}/conformance/`, env.violations),
+      };
+      t.observe("verdicts", verdicts);
+      const open = Object.entries(verdicts).filter(([, verdict]) => verdict === "allowed").map(([kind]) =>
+        kind
+      );
+      t.assert(open.length === 0, `Without declared domains, ${open.join(", ")} still reached ${declared}`);
+    },
+  },
+];

@@ -1,0 +1,143 @@
+/**
+ * Dimensions and display modes (catalogue §6.6). The View declares `availableDisplayModes: ["inline",
+ * "fullscreen"]`, so `pip` is an undeclared mode the host must not switch to.
+ *
+ * @module
+ */
+import type { McpUiDisplayMode } from "@modelcontextprotocol/ext-apps";
+import type { SuiteEnv } from "../harness/env.ts";
+import type { TestContext } from "../harness/test_api.ts";
+import type { SuiteTest } from "./_shared.ts";
+
+const MODES: readonly string[] = ["inline", "fullscreen", "pip"];
+
+async function requestMode(
+  t: TestContext,
+  env: SuiteEnv,
+  mode: McpUiDisplayMode,
+): Promise<string | undefined> {
+  try {
+    const result = await env.app.requestDisplayMode({ mode }, { timeout: 5_000 });
+    return (result as { mode?: unknown }).mode as string | undefined;
+  } catch (error) {
+    return t.fail(`ui/request-display-mode {mode: "${mode}"} failed: ${String(error)}`);
+  }
+}
+
+async function backToInline(env: SuiteEnv): Promise<void> {
+  if (env.app.getHostContext()?.displayMode !== "inline") {
+    await env.app.requestDisplayMode({ mode: "inline" }).catch(() => undefined);
+  }
+}
+
+/** The display tests. */
+export const DISPLAY: SuiteTest[] = [
+  {
+    id: "dimensions/listen-size-changed",
+    name: "The host resizes the View when its content grows (flexible height)",
+    clause: "MUST",
+    vantage: "in-view",
+    manual: false,
+    async run(t: TestContext, env: SuiteEnv) {
+      const dims = (env.app.getHostContext()?.containerDimensions ?? {}) as {
+        height?: number;
+        maxHeight?: number;
+      };
+      if (typeof dims.height === "number") {
+        t.skip("The host gives the View a fixed height: nothing to resize");
+      }
+      const before = innerHeight;
+      const limit = dims.maxHeight ?? Infinity;
+      if (before >= limit - 10) t.skip(`The View is already at its maximum height (${limit}px)`);
+      const target = Math.min(before + 240, limit);
+      const filler = env.doc.createElement("div");
+      filler.style.cssText = `height:${Math.ceil(document.documentElement.scrollHeight - before + 260)}px`;
+      env.doc.body.append(filler);
+      try {
+        const grown = await t.waitFor(() => innerHeight >= target - 2 ? innerHeight : undefined, 4_000, 50);
+        t.observe("heights", { before, after: innerHeight, target });
+        t.assert(
+          grown !== undefined,
+          `The View stayed ${innerHeight}px high after its content grew (wanted ${target}px)`,
+        );
+        t.assert(innerHeight <= limit + 1, `The View grew past maxHeight ${limit}px`);
+      } finally {
+        filler.remove();
+      }
+    },
+  },
+  {
+    id: "display/return-resulting-mode",
+    name: "ui/request-display-mode returns the resulting mode",
+    clause: "MUST",
+    vantage: "in-view",
+    manual: false,
+    async run(t: TestContext, env: SuiteEnv) {
+      const mode = await requestMode(t, env, "inline");
+      t.assert(
+        mode !== undefined && MODES.includes(mode),
+        `The result carries no valid mode: ${String(mode)}`,
+      );
+    },
+  },
+  {
+    id: "display/no-undeclared-mode",
+    name: "The host does not switch to a mode the View did not declare (pip)",
+    clause: "MUST NOT",
+    vantage: "in-view",
+    manual: false,
+    async run(t: TestContext, env: SuiteEnv) {
+      try {
+        const mode = await requestMode(t, env, "pip");
+        t.assert(mode !== undefined, "The host answered without a mode, so the resulting mode is unknown");
+        t.assert(mode !== "pip", "The host granted the undeclared mode pip");
+        await t.sleep(300);
+        t.assert(env.app.getHostContext()?.displayMode !== "pip", "The host context switched to pip");
+      } finally {
+        await backToInline(env);
+      }
+    },
+  },
+  {
+    id: "display/unavailable-returns-current",
+    name: "A request for an unavailable mode returns the current mode",
+    clause: "SHOULD",
+    vantage: "in-view",
+    manual: false,
+    async run(t: TestContext, env: SuiteEnv) {
+      const current = env.app.getHostContext()?.displayMode ?? "inline";
+      try {
+        const mode = await requestMode(t, env, "pip");
+        t.assertEqual(mode, current, "The mode returned for an unavailable request");
+      } finally {
+        await backToInline(env);
+      }
+    },
+  },
+  {
+    id: "display/change-notifies-context",
+    name: "An accepted display mode change is followed by host-context-changed",
+    clause: "SHOULD",
+    vantage: "in-view",
+    manual: true,
+    async run(t: TestContext, env: SuiteEnv) {
+      const since = performance.now();
+      const requested = t.bindTrigger(() =>
+        env.app.requestDisplayMode({ mode: "fullscreen" }, { timeout: 5_000 })
+      );
+      await t.host({ kind: "clickTrigger" });
+      const result = await requested.catch((error: unknown) =>
+        t.fail(`The request failed: ${String(error)}`)
+      );
+      if ((result as { mode?: unknown }).mode !== "fullscreen") {
+        t.skip(`The host did not grant fullscreen (it answered ${JSON.stringify(result)})`);
+      }
+      const got = await env.recorder.next("hostcontextchanged", {
+        since,
+        timeoutMs: 3_000,
+        accept: (patch) => patch.displayMode === "fullscreen",
+      });
+      t.assert(got, "No host-context-changed with displayMode fullscreen after the switch");
+    },
+  },
+];

@@ -1,0 +1,259 @@
+/**
+ * Lifecycle (catalogue §6.2): the handshake, the one-shot tool data, cancellation, teardown, ping, logging.
+ *
+ * @module
+ */
+import { McpUiInitializeResultSchema } from "@modelcontextprotocol/ext-apps";
+import { LAUNCH_RESULT_META, TEARDOWN_ACK_DELAY_MS } from "../../../src/fixtures.ts";
+import type { SuiteEnv } from "../harness/env.ts";
+import type { TestContext } from "../harness/test_api.ts";
+import { requireCapability, type SuiteTest } from "./_shared.ts";
+
+/** How long the suite waits for the one-shot tool data after connecting. */
+const TOOL_DATA_WAIT_MS = 5_000;
+/** Quiet time after the tool result, to catch late or duplicate notifications. */
+const SETTLE_MS = 300;
+
+async function settledToolData(env: SuiteEnv) {
+  const result = await env.recorder.next("toolresult", { timeoutMs: TOOL_DATA_WAIT_MS });
+  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+  return { input: env.recorder.events.toolinput, result, partials: env.recorder.events.toolinputpartial };
+}
+
+async function launchArguments(env: SuiteEnv): Promise<unknown | undefined> {
+  const launcher = env.config().launcher;
+  try {
+    const log = await env.serverLog();
+    return log.toolCalls.filter((call) => call.name === launcher).at(-1)?.arguments ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function teardownNotify(t: TestContext, env: SuiteEnv): Promise<void> {
+  const answer = await t.hostOptional({ kind: "triggerTeardown", reason: "conformance teardown check" });
+  if (answer.unsupported) {
+    await env.app.requestTeardown();
+  } else if (!answer.ok) {
+    t.fail(`Not testable: the host could not tear the View down: ${answer.error ?? "?"}`);
+  }
+  // Still here: the host kept the View. Give a removal time to happen; if it does, the Runner judges.
+  await t.sleep(TEARDOWN_ACK_DELAY_MS + 2_000);
+  if (env.teardown.receivedAt === undefined) {
+    t.skip("The host kept the View and sent no ui/resource-teardown (a host may ignore a teardown request)");
+  }
+  t.note("The host sent ui/resource-teardown but kept the View");
+}
+
+/** The lifecycle tests. */
+export const LIFECYCLE: SuiteTest[] = [
+  {
+    id: "lifecycle/initialize-result",
+    name: "The ui/initialize result has protocolVersion, hostInfo and hostCapabilities",
+    clause: "MUST",
+    vantage: "in-view",
+    manual: false,
+    run(t: TestContext, env: SuiteEnv) {
+      const response = env.recorder.raw.find((m) => m.hasResult && typeof m.data.result === "object");
+      t.assert(response, "No ui/initialize response was seen");
+      const parsed = McpUiInitializeResultSchema.safeParse(response.data.result);
+      t.assert(parsed.success, `The ui/initialize result is not schema-valid: ${parsed.error?.message}`);
+      const result = response.data.result as Record<string, unknown>;
+      t.assert(typeof result.protocolVersion === "string", "protocolVersion is missing");
+      t.observe("protocolVersion", result.protocolVersion);
+      t.observe("hostInfo", result.hostInfo);
+      return Promise.resolve();
+    },
+  },
+  {
+    id: "lifecycle/nothing-before-initialized",
+    name: "The host sends nothing to the View before ui/notifications/initialized",
+    clause: "MUST NOT",
+    vantage: "in-view",
+    manual: false,
+    run(t: TestContext, env: SuiteEnv) {
+      const sentAt = env.recorder.initializedSentAt;
+      t.assert(sentAt !== undefined, "The View never sent ui/notifications/initialized");
+      const early = env.recorder.raw.filter((m) => m.at < sentAt && m.method !== undefined).map((m) =>
+        m.method
+      );
+      t.assert(early.length === 0, `The host sent ${early.join(", ")} before initialized`, early);
+      return Promise.resolve();
+    },
+  },
+  {
+    id: "lifecycle/tool-input",
+    name: "tool-input arrives with the launcher's arguments",
+    clause: "MUST",
+    vantage: "in-view",
+    manual: false,
+    async run(t: TestContext, env: SuiteEnv) {
+      const input = await env.recorder.next("toolinput", { timeoutMs: TOOL_DATA_WAIT_MS });
+      t.assert(input, `No ui/notifications/tool-input within ${TOOL_DATA_WAIT_MS} ms`);
+      const sent = await launchArguments(env);
+      if (sent === undefined) {
+        const structured = env.recorder.events.toolresult[0]?.params.structuredContent as
+          | Record<string, unknown>
+          | undefined;
+        if (structured && "marker" in structured) {
+          t.assertEqual(input.params.arguments?.marker ?? null, structured.marker, "tool-input marker");
+        } else t.note("The arguments could not be cross-checked (no server log, no launch result)");
+        return;
+      }
+      t.assertEqual(
+        input.params.arguments ?? {},
+        sent ?? {},
+        "tool-input arguments vs the server's tools/call",
+      );
+    },
+  },
+  {
+    id: "lifecycle/tool-input-once",
+    name: "tool-input is sent at most once",
+    clause: "MUST",
+    vantage: "in-view",
+    manual: false,
+    async run(t: TestContext, env: SuiteEnv) {
+      const { input } = await settledToolData(env);
+      if (input.length === 0) t.skip("No tool-input arrived (see lifecycle/tool-input)");
+      t.assert(input.length === 1, `tool-input arrived ${input.length} times`);
+    },
+  },
+  {
+    id: "lifecycle/tool-input-before-result",
+    name: "tool-input arrives before tool-result",
+    clause: "MUST",
+    vantage: "in-view",
+    manual: false,
+    async run(t: TestContext, env: SuiteEnv) {
+      const { input, result } = await settledToolData(env);
+      if (!result) t.skip("No tool-result arrived (see lifecycle/tool-result)");
+      const first = input[0];
+      t.assert(first, "tool-result arrived without any tool-input");
+      t.assert(first.at < result.at, "tool-result arrived before tool-input");
+    },
+  },
+  {
+    id: "lifecycle/tool-input-partial-stop",
+    name: "No tool-input-partial after tool-input",
+    clause: "MUST",
+    vantage: "in-view",
+    manual: false,
+    async run(t: TestContext, env: SuiteEnv) {
+      const { input, partials } = await settledToolData(env);
+      const first = input[0];
+      if (!first) t.skip("No tool-input arrived (see lifecycle/tool-input)");
+      const late = partials.filter((p) => p.at > first.at);
+      t.assert(late.length === 0, `${late.length} tool-input-partial arrived after tool-input`);
+      if (partials.length === 0) {
+        t.note("No tool-input-partial was sent, so only the absence of late ones holds");
+      }
+    },
+  },
+  {
+    id: "lifecycle/tool-result",
+    name: "tool-result arrives",
+    clause: "MUST",
+    vantage: "in-view",
+    manual: false,
+    async run(t: TestContext, env: SuiteEnv) {
+      const result = await env.recorder.next("toolresult", { timeoutMs: TOOL_DATA_WAIT_MS });
+      t.assert(result, `No ui/notifications/tool-result within ${TOOL_DATA_WAIT_MS} ms`);
+    },
+  },
+  {
+    id: "lifecycle/tool-result-fidelity",
+    name: "tool-result carries structuredContent, _meta and isError verbatim",
+    clause: "MUST",
+    vantage: "in-view",
+    manual: false,
+    async run(t: TestContext, env: SuiteEnv) {
+      const result = await env.recorder.next("toolresult", { timeoutMs: TOOL_DATA_WAIT_MS });
+      if (!result) t.skip("No tool-result arrived (see lifecycle/tool-result)");
+      const { params } = result;
+      const meta = params._meta as Record<string, unknown> | undefined;
+      t.assert(meta, "The tool-result has no _meta: the host dropped it");
+      for (const [key, value] of Object.entries(LAUNCH_RESULT_META)) {
+        t.assertEqual(meta[key], value, `_meta["${key}"]`);
+      }
+      const structured = params.structuredContent as Record<string, unknown> | undefined;
+      t.assert(structured, "The tool-result has no structuredContent");
+      t.assert(
+        typeof structured.launcher === "string",
+        "structuredContent lost its launcher field",
+        structured,
+      );
+      t.assert(params.isError !== true, "The tool-result claims isError: true, the server sent none");
+      t.assert(Array.isArray(params.content) && params.content.length > 0, "The tool-result has no content");
+    },
+  },
+  {
+    id: "lifecycle/ping",
+    name: "ping is answered",
+    clause: "MUST",
+    vantage: "in-view",
+    manual: false,
+    async run(t: TestContext, env: SuiteEnv) {
+      try {
+        await env.app.request({ method: "ping" }, { timeout: 3_000 });
+      } catch (error) {
+        t.fail(`ping was not answered: ${String(error)}`);
+      }
+    },
+  },
+  {
+    id: "logging/accepted",
+    name: "notifications/message does not break the channel",
+    clause: "SHOULD",
+    vantage: "in-view",
+    manual: false,
+    async run(t: TestContext, env: SuiteEnv) {
+      requireCapability(t, env, "logging");
+      await env.app.sendLog({ level: "info", logger: "conformance", data: "logging/accepted probe" });
+      try {
+        await env.app.request({ method: "ping" }, { timeout: 3_000 });
+      } catch (error) {
+        t.fail(`The channel stopped answering after a log notification: ${String(error)}`);
+      }
+    },
+  },
+  {
+    id: "lifecycle/tool-cancelled",
+    name: "tool-cancelled arrives with its reason",
+    clause: "MUST",
+    vantage: "in-view",
+    manual: true,
+    caveat: "Needs the host's cancel hook (local reference host); manual on real hosts",
+    async run(t: TestContext, env: SuiteEnv) {
+      const since = performance.now();
+      const reason = env.nonce("cancel");
+      await t.host({ kind: "cancelTool", reason });
+      const got = await env.recorder.next("toolcancelled", { since, timeoutMs: 3_000 });
+      t.assert(got, "No ui/notifications/tool-cancelled after the tool was cancelled");
+      t.assert(typeof got.params.reason === "string", "tool-cancelled has no reason", got.params);
+    },
+  },
+  {
+    id: "lifecycle/teardown-notify",
+    name: "ui/resource-teardown comes before the View is removed",
+    clause: "MUST",
+    vantage: "server",
+    manual: true,
+    phase: "last",
+    caveat: "The View is gone afterwards: the Runner judges from the server log (judgeTeardown)",
+    timeoutMs: 20_000,
+    run: teardownNotify,
+  },
+  {
+    id: "lifecycle/teardown-await",
+    name: "The host awaits the View's teardown answer before removing it",
+    clause: "SHOULD",
+    vantage: "server",
+    manual: true,
+    phase: "last",
+    caveat: "Judged with lifecycle/teardown-notify from the server log once the View is gone",
+    run(t: TestContext) {
+      return Promise.resolve(t.skip("The View was not torn down, so there was no answer to await"));
+    },
+  },
+];

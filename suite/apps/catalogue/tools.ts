@@ -1,0 +1,154 @@
+/**
+ * Tool data delivery and proxying (catalogue §6.3): the View's server calls and reads through the host, and
+ * what the server saw of the host (server vantage).
+ *
+ * @module
+ */
+import { APP_MIME_TYPE, SUITE_CONFIG_ELEMENT_ID, UI_EXTENSION_ID } from "../../../src/fixtures.ts";
+import type { SuiteEnv } from "../harness/env.ts";
+import type { TestContext } from "../harness/test_api.ts";
+import { controls, controlUrl, requireCapability, type SuiteTest, textOf, tryCall } from "./_shared.ts";
+import { probeFetch } from "../harness/csp_probe.ts";
+
+async function serverLog(t: TestContext, env: SuiteEnv) {
+  try {
+    return await env.serverLog();
+  } catch (error) {
+    return t.skip(
+      `The server log is unreachable through the host (conformance_server_log): ${String(error)}`,
+    );
+  }
+}
+
+/** The proxying tests. */
+export const TOOLS: SuiteTest[] = [
+  {
+    id: "tools/proxy-call",
+    name: "The View's tools/call reaches the server and returns its result",
+    clause: "MUST",
+    vantage: "in-view",
+    manual: false,
+    async run(t: TestContext, env: SuiteEnv) {
+      requireCapability(t, env, "serverTools");
+      const payload = env.nonce("probe");
+      const call = await tryCall(env, "conformance_probe", { payload });
+      t.assert(
+        !call.rejected,
+        `conformance_probe failed (${call.how}): ${call.error ?? textOf(call.result)}`,
+      );
+      const structured = call.result?.structuredContent as Record<string, unknown> | undefined;
+      t.assert(
+        structured?.payload === payload || textOf(call.result).includes(payload),
+        "conformance_probe did not echo its payload",
+        call.result,
+      );
+    },
+  },
+  {
+    id: "tools/proxy-error-passthrough",
+    name: "An isError result comes back as a result, not as a JSON-RPC error",
+    clause: "SHOULD",
+    vantage: "in-view",
+    manual: false,
+    async run(t: TestContext, env: SuiteEnv) {
+      requireCapability(t, env, "serverTools");
+      const call = await tryCall(env, "error_probe", { payload: env.nonce("error") });
+      t.assert(call.how !== "threw", `The isError result became a thrown error: ${call.error}`);
+      t.assert(call.how === "isError", "The error_probe result lost isError: true", call.result);
+    },
+  },
+  {
+    id: "resources/proxy-read",
+    name: "The View can read its own ui:// resource through the host",
+    clause: "SHOULD",
+    vantage: "in-view",
+    manual: false,
+    async run(t: TestContext, env: SuiteEnv) {
+      requireCapability(t, env, "serverResources");
+      const uri = env.config().resourceUri;
+      env.ownResourceReads++;
+      let read;
+      try {
+        read = await env.app.readServerResource({ uri }, { timeout: 8_000 });
+      } catch (error) {
+        return t.fail(`resources/read of ${uri} failed: ${String(error)}`);
+      }
+      const item = read.contents[0];
+      t.assert(item, `resources/read of ${uri} returned no contents`);
+      t.assertEqual(item.mimeType, APP_MIME_TYPE, "mimeType of the read resource");
+      t.assert(
+        "text" in item && item.text.includes(SUITE_CONFIG_ELEMENT_ID),
+        "The read resource is not this suite",
+      );
+    },
+  },
+  {
+    id: "capabilities/server-passthrough",
+    name: "The View's resources/list is forwarded to the server",
+    clause: "SHOULD",
+    vantage: "in-view",
+    manual: false,
+    async run(t: TestContext, env: SuiteEnv) {
+      requireCapability(t, env, "serverResources");
+      let list;
+      try {
+        list = await env.app.listServerResources({}, { timeout: 8_000 });
+      } catch (error) {
+        return t.fail(`resources/list failed: ${String(error)}`);
+      }
+      const uris = list.resources.map((resource) => resource.uri);
+      t.assert(uris.includes(env.config().resourceUri), "resources/list lacks this render's resource", uris);
+    },
+  },
+  {
+    id: "resources/read-referenced",
+    name: "The host fetched the ui:// resource with resources/read",
+    clause: "MUST",
+    vantage: "server",
+    manual: false,
+    async run(t: TestContext, env: SuiteEnv) {
+      const uri = env.config().resourceUri;
+      const log = await serverLog(t, env);
+      const reads = log.resourcesRead.filter((read) => read.uri === uri).length;
+      t.observe("reads", reads);
+      t.assert(reads > env.ownResourceReads, `The server never saw the host read ${uri}`);
+    },
+  },
+  {
+    id: "capabilities/ui-extension-advertised",
+    name: `initialize advertises extensions["${UI_EXTENSION_ID}"].mimeTypes with the MCP App profile`,
+    clause: "REQUIRED",
+    vantage: "server",
+    manual: false,
+    async run(t: TestContext, env: SuiteEnv) {
+      const log = await serverLog(t, env);
+      const last = log.clientCapabilities.at(-1);
+      t.assert(last, "The server saw no initialize");
+      const extensions = last.extensions as Record<string, { mimeTypes?: unknown }> | undefined;
+      const mimeTypes = extensions?.[UI_EXTENSION_ID]?.mimeTypes;
+      t.assert(
+        Array.isArray(mimeTypes) && mimeTypes.includes(APP_MIME_TYPE),
+        "The host's initialize does not advertise the MCP Apps extension",
+        last,
+      );
+    },
+  },
+  {
+    id: "resources/meta-precedence",
+    name: "The content item's _meta.ui wins over the listing's",
+    clause: "MUST",
+    vantage: "in-view",
+    manual: false,
+    draft: true,
+    launcher: "run_conformance_precedence",
+    async run(t: TestContext, env: SuiteEnv) {
+      const { declared, undeclared } = controls(t, env);
+      const fromContent = await probeFetch(controlUrl(undeclared, "ok.txt"));
+      const fromListing = await probeFetch(controlUrl(declared, "ok.txt"));
+      t.observe("contentItemOrigin", fromContent);
+      t.observe("listingOrigin", fromListing);
+      t.assert(fromContent === "allowed", `The content item's connect domain was ${fromContent}`);
+      t.assert(fromListing === "blocked", `The listing-only connect domain was ${fromListing}, not blocked`);
+    },
+  },
+];

@@ -1,0 +1,122 @@
+/**
+ * Visibility (catalogue §6.4): the tools/call rule (the host rejects an app's call to a tool whose visibility
+ * lacks "app") and the tools/list rule (the model's list holds only tools whose visibility includes "model").
+ * Every "rejected" assertion runs next to a call that must succeed.
+ *
+ * @module
+ */
+import type { ModelToolList } from "../../../src/protocol.ts";
+import type { SuiteEnv } from "../harness/env.ts";
+import type { TestContext } from "../harness/test_api.ts";
+import { type SuiteTest, textOf, tryCall } from "./_shared.ts";
+
+/** The tool that proves a model tool list is real: the launcher is always listed for the model. */
+const LIST_CONTROL = "run_conformance";
+
+async function modelTools(t: TestContext): Promise<string[]> {
+  const value = await t.host({ kind: "readModelToolList" }) as ModelToolList | undefined;
+  t.assert(
+    value && Array.isArray(value.tools),
+    "Not testable: readModelToolList returned no tool list",
+    value,
+  );
+  t.assert(
+    value.tools.includes(LIST_CONTROL),
+    `Not testable: the model tool list lacks ${LIST_CONTROL}`,
+    value,
+  );
+  return value.tools;
+}
+
+async function controlCall(t: TestContext, env: SuiteEnv): Promise<void> {
+  const control = await tryCall(env, "conformance_probe", { payload: env.nonce("control") });
+  if (control.rejected) {
+    t.skip(`Positive control failed: the app-only conformance_probe was rejected too (${control.how})`);
+  }
+}
+
+/** The visibility tests. */
+export const VISIBILITY: SuiteTest[] = [
+  {
+    id: "visibility/app-tool-call-guard",
+    name: 'The host rejects the View\'s call to a ["model"] tool',
+    clause: "MUST",
+    vantage: "in-view",
+    manual: false,
+    async run(t: TestContext, env: SuiteEnv) {
+      await controlCall(t, env);
+      const call = await tryCall(env, "model_only_probe", { payload: env.nonce("model-only") });
+      t.assert(call.rejected, `The View called model_only_probe: ${textOf(call.result)}`, call.result);
+    },
+  },
+  {
+    id: "visibility/app-tool-hidden",
+    name: 'An ["app"] tool is absent from the model\'s tool list',
+    clause: "MUST NOT",
+    vantage: "host",
+    manual: false,
+    async run(t: TestContext) {
+      const tools = await modelTools(t);
+      t.assert(
+        !tools.includes("conformance_probe"),
+        "conformance_probe (app-only) is in the model's list",
+        tools,
+      );
+    },
+  },
+  {
+    id: "visibility/empty-array-hidden",
+    name: "A visibility: [] tool is absent from the model's tool list",
+    clause: "MUST NOT",
+    vantage: "host",
+    manual: false,
+    async run(t: TestContext) {
+      const tools = await modelTools(t);
+      t.assert(
+        !tools.includes("empty_visibility_probe"),
+        "empty_visibility_probe is in the model's list",
+        tools,
+      );
+    },
+  },
+  {
+    id: "visibility/default-both",
+    name: "A tool without visibility is callable by the View and listed for the model",
+    clause: "MUST",
+    vantage: "in-view",
+    manual: false,
+    async run(t: TestContext, env: SuiteEnv) {
+      const call = await tryCall(env, "default_visibility_probe", { payload: env.nonce("default") });
+      t.assert(
+        !call.rejected,
+        `The View could not call default_visibility_probe (${call.how}): ${call.error ?? ""}`,
+      );
+      const answer = await t.hostOptional({ kind: "readModelToolList" });
+      if (answer.unsupported) {
+        return t.note("The model's list could not be read; only the app half was checked");
+      }
+      const tools = (answer.value as ModelToolList | undefined)?.tools ?? [];
+      t.assert(
+        tools.includes("default_visibility_probe"),
+        "default_visibility_probe is not listed for the model",
+      );
+    },
+  },
+  {
+    id: "visibility/cross-server-blocked",
+    name: "The View cannot call a tool of another connected server",
+    clause: "MUST",
+    vantage: "in-view",
+    manual: false,
+    caveat: "Needs a second connected server (local reference host)",
+    async run(t: TestContext, env: SuiteEnv) {
+      const answer = await t.hostOptional({ kind: "readModelToolList" });
+      const tools = (answer.value as ModelToolList | undefined)?.tools ?? [];
+      if (!tools.includes("second_server_probe")) {
+        t.skip("No second server with second_server_probe is connected (positive control)");
+      }
+      const call = await tryCall(env, "second_server_probe", { payload: env.nonce("cross") });
+      t.assert(call.rejected, "The View reached a tool of another server", call.result);
+    },
+  },
+];

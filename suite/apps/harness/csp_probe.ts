@@ -1,0 +1,196 @@
+/**
+ * Browser probes for the CSP checks: each one tries a load and says whether the View's policy allowed it,
+ * using the signal that cannot be confused with a network error where one exists (a `securitypolicyviolation`
+ * event, a script's side effect, a frame's own message). Every block check pairs with an allow control.
+ *
+ * @module
+ */
+
+/** One `securitypolicyviolation` event, trimmed. */
+export interface Violation {
+  at: number;
+  effectiveDirective: string;
+  blockedURI: string;
+  originalPolicy: string;
+  disposition: string;
+}
+
+/** Collects every CSP violation of the document from the moment it is created. */
+export class ViolationLog {
+  readonly entries: Violation[] = [];
+
+  constructor(doc: Document) {
+    doc.addEventListener("securitypolicyviolation", (event: SecurityPolicyViolationEvent) => {
+      this.entries.push({
+        at: performance.now(),
+        effectiveDirective: event.effectiveDirective,
+        blockedURI: event.blockedURI,
+        originalPolicy: event.originalPolicy,
+        disposition: event.disposition,
+      });
+    });
+  }
+
+  /** Waits up to `timeoutMs` for a violation of `directive` (after `since`) whose blocked URI starts with `prefix`. */
+  async waitFor(
+    directive: string,
+    options: { since: number; prefix?: string; timeoutMs: number },
+  ): Promise<Violation | undefined> {
+    const end = performance.now() + options.timeoutMs;
+    for (;;) {
+      const hit = this.entries.find((v) =>
+        v.at >= options.since && v.effectiveDirective === directive &&
+        (options.prefix === undefined || v.blockedURI.startsWith(options.prefix))
+      );
+      if (hit || performance.now() >= end) return hit;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+
+  /** The policy the View runs under, from any violation seen so far, or `undefined`. */
+  appliedPolicy(): string | undefined {
+    return this.entries.find((v) => v.originalPolicy)?.originalPolicy;
+  }
+}
+
+/** How a load went. */
+export type LoadVerdict = "allowed" | "blocked" | "timeout";
+
+/** `fetch(url, {mode: "no-cors"})`: resolves (opaque) when CSP allows it, rejects with `TypeError` when not. */
+export async function probeFetch(url: string, timeoutMs = 5_000): Promise<LoadVerdict> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  try {
+    await fetch(url, { mode: "no-cors", cache: "no-store", signal: controller.signal });
+    return "allowed";
+  } catch {
+    return controller.signal.aborted ? "timeout" : "blocked";
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Loads an image; `allowed` when it fires `load`. */
+export function probeImage(doc: Document, url: string, timeoutMs = 5_000): Promise<LoadVerdict> {
+  return new Promise((resolve) => {
+    const image = doc.createElement("img");
+    const timer = setTimeout(() => finish("timeout"), timeoutMs);
+    const finish = (verdict: LoadVerdict) => {
+      clearTimeout(timer);
+      image.remove();
+      resolve(verdict);
+    };
+    image.onload = () => finish("allowed");
+    image.onerror = () => finish("blocked");
+    image.style.display = "none";
+    image.src = url;
+    doc.body.append(image);
+  });
+}
+
+/** Loads a control `flag.js?name=…`; `allowed` when the script ran (its global is set). */
+export function probeScript(
+  doc: Document,
+  url: string,
+  flag: string,
+  timeoutMs = 5_000,
+): Promise<LoadVerdict> {
+  return new Promise((resolve) => {
+    const script = doc.createElement("script");
+    const timer = setTimeout(() => finish(), timeoutMs);
+    const global = globalThis as unknown as Record<string, unknown>;
+    const finish = () => {
+      clearTimeout(timer);
+      script.remove();
+      resolve(global[flag] === true ? "allowed" : "blocked");
+    };
+    script.onload = finish;
+    script.onerror = finish;
+    script.src = url;
+    doc.head.append(script);
+  });
+}
+
+/** Embeds a control `frame.html`; `allowed` when the frame posted its "loaded" message. */
+export function probeFrame(
+  doc: Document,
+  url: string,
+  violations: ViolationLog,
+  timeoutMs = 5_000,
+): Promise<LoadVerdict> {
+  return new Promise((resolve) => {
+    const since = performance.now();
+    const frame = doc.createElement("iframe");
+    let settled = false;
+    const finish = (verdict: LoadVerdict) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      clearInterval(watch);
+      globalThis.removeEventListener("message", onMessage);
+      frame.remove();
+      resolve(verdict);
+    };
+    const onMessage = (event: MessageEvent) => {
+      const data = event.data as { conformanceFrame?: unknown } | null;
+      if (event.source === frame.contentWindow && data?.conformanceFrame === "loaded") finish("allowed");
+    };
+    const watch = setInterval(() => {
+      if (violations.entries.some((v) => v.at >= since && v.effectiveDirective === "frame-src")) {
+        finish("blocked");
+      }
+    }, 25);
+    const timer = setTimeout(() => finish("timeout"), timeoutMs);
+    globalThis.addEventListener("message", onMessage);
+    frame.style.cssText = "width:1px;height:1px;border:0;position:absolute;left:-10px";
+    frame.src = url;
+    doc.body.append(frame);
+  });
+}
+
+/**
+ * Inserts `<base href>`: `allowed` when `document.baseURI` took it, `blocked` when a `base-uri` violation
+ * fired, `timeout` when neither (the base was ignored for another reason). Removes the element afterwards.
+ */
+export async function probeBase(doc: Document, href: string, violations: ViolationLog): Promise<LoadVerdict> {
+  const since = performance.now();
+  const base = doc.createElement("base");
+  base.href = href;
+  doc.head.prepend(base);
+  const took = doc.baseURI.startsWith(href);
+  const violation = took ? undefined : await violations.waitFor("base-uri", { since, timeoutMs: 1_500 });
+  base.remove();
+  return took ? "allowed" : violation ? "blocked" : "timeout";
+}
+
+/** Embeds `<object data>`; `blocked` when an `object-src` violation fires, else `allowed` after `timeoutMs`. */
+export async function probeObject(
+  doc: Document,
+  url: string,
+  violations: ViolationLog,
+  timeoutMs = 1_500,
+): Promise<LoadVerdict> {
+  const since = performance.now();
+  const element = doc.createElement("object");
+  element.data = url;
+  element.type = "image/png";
+  element.style.cssText = "width:1px;height:1px;position:absolute;left:-10px";
+  doc.body.append(element);
+  const violation = await violations.waitFor("object-src", { since, timeoutMs });
+  element.remove();
+  return violation ? "blocked" : "allowed";
+}
+
+/** Splits a CSP into directives: name → sources, plus the names seen more than once (injection evidence). */
+export function parsePolicy(policy: string): { directives: Map<string, string[]>; duplicates: string[] } {
+  const directives = new Map<string, string[]>();
+  const duplicates: string[] = [];
+  for (const part of policy.split(";")) {
+    const [name, ...sources] = part.trim().split(/\s+/);
+    if (!name) continue;
+    const key = name.toLowerCase();
+    if (directives.has(key)) duplicates.push(key);
+    else directives.set(key, sources);
+  }
+  return { directives, duplicates };
+}
