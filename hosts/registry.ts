@@ -15,6 +15,7 @@ import { pi } from "./cli/pi.ts";
 import { omp } from "./cli/omp.ts";
 import { kimiCode } from "./cli/kimi_code.ts";
 import { qwen } from "./cli/qwen.ts";
+import { REFERENCE_HOST, REFERENCE_VARIANT_HOSTS } from "./web/reference.ts";
 
 /** Every built-in host, in listing order. */
 export const HOSTS: readonly HostEntry[] = [
@@ -28,6 +29,8 @@ export const HOSTS: readonly HostEntry[] = [
   omp.entry,
   kimiCode.entry,
   qwen.entry,
+  REFERENCE_HOST,
+  ...REFERENCE_VARIANT_HOSTS,
 ];
 
 /** Hosts a plain `conformance run` uses when none is named. */

@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
+import { loadPlaywright } from "./playwright.ts";
 
 /** The flags every launch uses: no sandbox (root in containers), no GPU, no background traffic. */
 export const CHROMIUM_ARGS: readonly string[] = [
@@ -63,6 +64,7 @@ export async function launchChromium(options: LaunchOptions = {}): Promise<Launc
       'No Chromium found: install Debian\'s "chromium" or set CONFORMANCE_CHROMIUM to a Chromium binary',
     );
   }
+  const { chromium } = await loadPlaywright();
   const server = await chromium.launchServer({
     executablePath,
     headless: !options.headful,

@@ -23,6 +23,8 @@ export interface HostSetupOptions {
   readonly artifactsDir: string | null;
   readonly timeoutMultiplier: number;
   readonly signal: AbortSignal;
+  /** The suite's HTML, for hosts that serve the conformance MCP server themselves (the reference host). */
+  readonly appHtml?: () => string | Promise<string>;
 }
 
 /**

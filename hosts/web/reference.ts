@@ -1,0 +1,255 @@
+/**
+ * The reference host: a local, strictly conformant MCP Apps web host (the embedded default), and its broken
+ * variants (`reference:<variant>`), each flipping one behaviour. Everything runs in this process on loopback
+ * (host page, sandbox proxy on a distinct origin, CSP control origins, two conformance MCP servers) plus one
+ * headless Chromium.
+ *
+ * @module
+ */
+import type { Frame, Page } from "playwright-core";
+import type { AppsHostEntry } from "../../src/host.ts";
+import type { ServerLog } from "../../src/fixtures.ts";
+import {
+  type CapabilityResult,
+  type ConversationMatch,
+  type LauncherName,
+  type ModelToolList,
+  RESET_INLINE_TEST_ID,
+} from "../../src/protocol.ts";
+import { BrowserHost } from "../../src/runner/browser_host.ts";
+import type { CapabilityContext, HostSetupOptions, RequestOf, SuiteBridge } from "../../src/runner/host.ts";
+import { findSuiteFrame, FrameSuiteBridge } from "../../src/runner/suite_bridge.ts";
+import { DIALOG_ACCEPT_TEST_IDS } from "./reference/page_dialogs.ts";
+import type { ReferenceListeners } from "./reference/listeners.ts";
+import { VARIANTS } from "./reference/variants.ts";
+
+/** The local reference host, conformant unless a variant is named. */
+export class ReferenceHost extends BrowserHost {
+  readonly id: string;
+  readonly #variant: string | null;
+  #listeners: ReferenceListeners | null = null;
+  #popups: string[] = [];
+  #seenFrames = new Set<Frame>();
+
+  /** A host for `variant` (`null`: the conformant reference). */
+  constructor(variant: string | null = null) {
+    super();
+    this.#variant = variant;
+    this.id = variant === null ? "reference" : `reference:${variant}`;
+  }
+
+  /** Starts the listeners, then the browser. */
+  override async setup(options: HostSetupOptions): Promise<void> {
+    const appHtml = options.appHtml;
+    if (appHtml === undefined) {
+      throw new TypeError(`Host "${this.id}" needs the suite HTML: pass appHtml in the setup options`);
+    }
+    // Loaded lazily: the server SDK and esbuild are not needed by commands that only list hosts.
+    const { startReferenceListeners } = await import("./reference/listeners.ts");
+    this.#listeners = await startReferenceListeners({ appHtml, variant: this.#variant });
+    try {
+      await super.setup(options);
+    } catch (error) {
+      await this.#listeners.close();
+      this.#listeners = null;
+      throw error;
+    }
+  }
+
+  /** Loads the host page and waits until its MCP clients are connected. */
+  protected async open(page: Page): Promise<void> {
+    page.context().on("page", (popup) => this.#popups.push(popup.url() || "about:blank"));
+    page.context().on("page", (popup) => {
+      popup.on("framenavigated", (frame) => {
+        if (frame === popup.mainFrame()) this.#popups.push(frame.url());
+      });
+    });
+    await page.goto(this.#listeners!.hostPageUrl.href);
+    await page.waitForFunction(
+      () => globalThis.__referenceHost?.ready || globalThis.__referenceHost?.error,
+      null,
+      {
+        timeout: 15_000 * this.options.timeoutMultiplier,
+      },
+    );
+    const error = await page.evaluate(() => globalThis.__referenceHost!.error);
+    if (error) {
+      throw new Error(`The reference host page could not connect to the conformance server: ${error}`);
+    }
+  }
+
+  /** Renders the suite through `launcher` and returns the bridge to the new View. */
+  async launch(launcher: LauncherName): Promise<SuiteBridge> {
+    for (const frame of this.page.frames()) this.#seenFrames.add(frame);
+    await this.page.evaluate((name) => globalThis.__referenceHost!.launch(name), launcher);
+    const frame = await findSuiteFrame(this.page, {
+      timeoutMs: 15_000 * this.options.timeoutMultiplier,
+      exclude: this.#seenFrames,
+      signal: this.options.signal,
+    });
+    this.bridge = new FrameSuiteBridge(frame);
+    return this.bridge;
+  }
+
+  /** What the conformance MCP server saw (the server vantage, read directly in local mode). */
+  serverLog(): ServerLog {
+    if (this.#listeners === null) throw new Error(`Host "${this.id}" is not set up`);
+    return this.#listeners.server.log.snapshot();
+  }
+
+  /** Polls the host conversation for a marker. */
+  async conversationContains(
+    request: RequestOf<"conversationContains">,
+    context: CapabilityContext,
+  ): Promise<CapabilityResult> {
+    const deadline = Date.now() + request.timeoutMs;
+    while (true) {
+      const turns = await this.page.evaluate(() => globalThis.__referenceHost!.conversation);
+      const turn = turns.find((entry) => entry.text.includes(request.marker));
+      if (turn !== undefined) {
+        return {
+          ok: true,
+          value: { found: true, role: turn.role, text: turn.text.trim() } satisfies ConversationMatch,
+        };
+      }
+      if (Date.now() >= deadline || context.signal.aborted) {
+        return { ok: true, value: { found: false } satisfies ConversationMatch };
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  /** The tool names the model sees. */
+  async readModelToolList(): Promise<CapabilityResult> {
+    const tools = await this.page.evaluate(() => globalThis.__referenceHost!.modelTools);
+    return { ok: true, value: { tools } satisfies ModelToolList };
+  }
+
+  /** Accepts the host's download or sampling dialog; checks a link like `checkLinkOpen`. */
+  async confirmDialog(
+    request: RequestOf<"confirmDialog">,
+    context: CapabilityContext,
+  ): Promise<CapabilityResult> {
+    if (request.dialog === "link") {
+      if (request.url === undefined) return { ok: false, error: 'confirmDialog "link" needs a url' };
+      return await this.checkLinkOpen({ kind: "checkLinkOpen", url: request.url }, context);
+    }
+    const button = this.page.getByTestId(DIALOG_ACCEPT_TEST_IDS[request.dialog]);
+    try {
+      await button.waitFor({ timeout: Math.min(context.timeoutMs, 10_000) });
+    } catch {
+      return { ok: false, error: `The host showed no ${request.dialog} dialog` };
+    }
+    if (request.dialog === "sampling") {
+      await button.click();
+      return { ok: true };
+    }
+    const [download] = await Promise.all([
+      this.page.waitForEvent("download", { timeout: 10_000 }),
+      button.click(),
+    ]);
+    const path = await download.path();
+    const content = await Deno.readTextFile(path);
+    return { ok: true, value: { filename: download.suggestedFilename(), content } };
+  }
+
+  /** Whether the host opened `url` in a new tab (now or within the deadline). */
+  async checkLinkOpen(
+    request: RequestOf<"checkLinkOpen">,
+    context: CapabilityContext,
+  ): Promise<CapabilityResult> {
+    const deadline = Date.now() + Math.min(context.timeoutMs, 10_000);
+    while (true) {
+      const opened = this.#popups.find((url) => url.startsWith(request.url));
+      if (opened !== undefined) return { ok: true, value: { opened: true, url: opened } };
+      if (Date.now() >= deadline || context.signal.aborted) {
+        return { ok: false, error: `No tab opened ${request.url}`, value: { opened: false } };
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  /** Isolation between manual tests without re-rendering: stray tabs, dialogs, inline mode, light theme, logs. */
+  async resetIsolation(): Promise<CapabilityResult> {
+    for (const page of this.page.context().pages()) if (page !== this.page) await page.close();
+    this.#popups = [];
+    await this.page.evaluate(() => {
+      for (const dialog of document.querySelectorAll<HTMLElement>("[role=dialog]")) dialog.remove();
+      globalThis.__referenceHost!.clearTransient();
+    });
+    await this.page.emulateMedia({ colorScheme: "light" });
+    const reset = this.bridge?.frame.getByTestId(RESET_INLINE_TEST_ID);
+    if (reset && !this.bridge?.isDetached() && await reset.count() > 0) await reset.click({ timeout: 5_000 });
+    return { ok: true };
+  }
+
+  /** Local hook: tears the View down through `ui/resource-teardown`. */
+  async triggerTeardown(request: RequestOf<"triggerTeardown">): Promise<CapabilityResult> {
+    const reason = request.reason ?? "conformance teardown";
+    // The View is gone once this resolves, so the answer may never reach it; the Runner tolerates that.
+    const value = await this.page.evaluate((why) => globalThis.__referenceHost!.teardown(why), reason);
+    return { ok: true, value };
+  }
+
+  /** Local hook: cancels the launching tool call. */
+  async cancelTool(request: RequestOf<"cancelTool">): Promise<CapabilityResult> {
+    const reason = request.reason ?? "cancelled by the conformance runner";
+    const value = await this.page.evaluate((why) => globalThis.__referenceHost!.cancelTool(why), reason);
+    return { ok: true, value };
+  }
+
+  /** Local hook: streams `tool-input-partial` snapshots (refused once `tool-input` is out). */
+  async streamPartialInput(request: RequestOf<"streamPartialInput">): Promise<CapabilityResult> {
+    const value = await this.page.evaluate(
+      (snapshots) => globalThis.__referenceHost!.streamPartialInput(snapshots),
+      request.arguments,
+    );
+    return { ok: true, value };
+  }
+
+  /** Closes the browser, then every listener. */
+  override async teardown(): Promise<void> {
+    try {
+      await super.teardown();
+    } finally {
+      const listeners = this.#listeners;
+      this.#listeners = null;
+      this.#seenFrames.clear();
+      await listeners?.close();
+    }
+  }
+}
+
+const CAPABILITIES = [
+  "clickTrigger",
+  "confirmDialog",
+  "checkLinkOpen",
+  "conversationContains",
+  "toggleTheme",
+  "readModelToolList",
+  "inspectFrame",
+  "readConsole",
+  "resetIsolation",
+  "triggerTeardown",
+  "cancelTool",
+  "streamPartialInput",
+] as const;
+
+/** The registry entry of the conformant reference host. */
+export const REFERENCE_HOST: AppsHostEntry = {
+  id: "reference",
+  kind: "web",
+  summary: "Local, strictly conformant MCP Apps host on ext-apps AppBridge (headless Chromium)",
+  capabilities: CAPABILITIES,
+  create: () => new ReferenceHost(null),
+};
+
+/** One registry entry per broken variant, left off the board. */
+export const REFERENCE_VARIANT_HOSTS: readonly AppsHostEntry[] = VARIANTS.map((variant) => ({
+  id: `reference:${variant.name}`,
+  kind: "web",
+  summary: `Reference host, broken: ${variant.summary}`,
+  testOnly: true,
+  capabilities: CAPABILITIES,
+  create: () => new ReferenceHost(variant.name),
+}));

@@ -1,0 +1,263 @@
+/**
+ * The reference host page (browser entry, bundled with esbuild): a strictly conformant MCP Apps host built on
+ * ext-apps `AppBridge` (research §4.5). One MCP client per page; each `launch` renders the suite through the
+ * sandbox proxy on a distinct origin, with the visibility guard installed after `connect()` (trap T1). A
+ * broken variant flips exactly one behaviour, named by `config.variant`.
+ *
+ * @module
+ */
+import {
+  AppBridge,
+  isToolVisibilityAppOnly,
+  type McpUiHostContext,
+  PostMessageTransport,
+} from "@modelcontextprotocol/ext-apps/app-bridge";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import type { Tool } from "@modelcontextprotocol/client";
+import { APP_MIME_TYPE, type DeclaredCsp, RESOURCE_URIS, UI_EXTENSION_ID } from "../../../src/fixtures.ts";
+import type { LauncherName } from "../../../src/protocol.ts";
+import { HOST_CONFIG_ELEMENT_ID, type HostPageConfig, type ReferenceHostApi } from "./page_state.ts";
+import { installBridgeHandlers, type Mounted, STYLE_VARIABLES } from "./page_handlers.ts";
+
+const config = JSON.parse(
+  document.getElementById(HOST_CONFIG_ELEMENT_ID)?.textContent ?? "{}",
+) as HostPageConfig;
+const broken = (name: string) => config.variant === name;
+const HOST_INFO = { name: "conformance-reference-host", version: "1.0.0" };
+const OUTER_SANDBOX = "allow-scripts allow-same-origin allow-forms" +
+  (broken("dangerous-sandbox") ? " allow-top-navigation allow-popups-to-escape-sandbox" : "");
+const MAX_HEIGHT = 2000;
+const dark = matchMedia("(prefers-color-scheme: dark)");
+
+const api: ReferenceHostApi = {
+  ready: false,
+  error: null,
+  log: [],
+  conversation: [],
+  modelTools: [],
+  modelContext: null,
+  launch,
+  teardown: (reason) => teardown(reason),
+  cancelTool,
+  streamPartialInput,
+  clearTransient: () => {
+    api.log.length = 0;
+  },
+};
+globalThis.__referenceHost = api;
+
+const note = (method: string, params?: unknown) => api.log.push({ method, at: Date.now(), params });
+let main: { client: Client; tools: Tool[] } | null = null;
+let second: { client: Client; tools: Tool[] } | null = null;
+let mounted: Mounted | null = null;
+let launches = 0;
+
+async function connectServer(url: string): Promise<{ client: Client; tools: Tool[] }> {
+  const extensions = broken("no-ui-extension") ? {} : { [UI_EXTENSION_ID]: { mimeTypes: [APP_MIME_TYPE] } };
+  const client = new Client(HOST_INFO, { capabilities: { extensions } });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  return { client, tools: (await client.listTools()).tools };
+}
+
+function visibilityOf(tool: Tool): string[] {
+  const ui = (tool._meta as { ui?: { visibility?: string[] } } | undefined)?.ui;
+  return ui?.visibility ?? ["model", "app"];
+}
+
+function modelToolList(tools: Tool[]): string[] {
+  if (broken("model-list-unfiltered")) return tools.map((tool) => tool.name);
+  if (broken("model-list-sdk-predicate")) {
+    return tools.filter((tool) => !isToolVisibilityAppOnly(tool)).map((tool) => tool.name);
+  }
+  return tools.filter((tool) => visibilityOf(tool).includes("model")).map((tool) => tool.name);
+}
+
+async function bootstrap(): Promise<void> {
+  [main, second] = await Promise.all([connectServer(config.mcpUrl), connectServer(config.secondMcpUrl)]);
+  api.modelTools = [...modelToolList(main.tools), ...modelToolList(second.tools)];
+  api.ready = true;
+}
+
+function hostContext(tool: Tool, callId: number): McpUiHostContext {
+  const other = main?.tools.find((candidate) => candidate.name !== tool.name) ?? tool;
+  return {
+    toolInfo: { id: callId, tool: broken("wrong-toolinfo") ? other : tool },
+    theme: dark.matches ? "dark" : "light",
+    styles: { variables: STYLE_VARIABLES },
+    displayMode: "inline",
+    availableDisplayModes: ["inline", "fullscreen"],
+    containerDimensions: { width: 720, maxHeight: MAX_HEIGHT },
+    locale: navigator.language || "en-US",
+    timeZone: broken("bad-timezone") ? "Mars/Olympus" : Intl.DateTimeFormat().resolvedOptions().timeZone,
+    userAgent: navigator.userAgent,
+    platform: "web",
+    deviceCapabilities: { touch: false, hover: true },
+    safeAreaInsets: { top: 0, right: 0, bottom: 0, left: 0 },
+  };
+}
+
+/** `_meta.ui` of a resource: the content item wins, the listing is the fallback (draft precedence). */
+function resourceUi(listing: unknown, content: unknown): { csp?: DeclaredCsp } | undefined {
+  const ui = (meta: unknown) => (meta as { ui?: { csp?: DeclaredCsp } } | undefined)?.ui;
+  return broken("listing-meta-only") ? ui(listing) : ui(content) ?? ui(listing);
+}
+
+async function launch(launcher: LauncherName): Promise<void> {
+  if (main === null) throw new Error("The host is not connected yet: wait for __referenceHost.ready");
+  const { client, tools } = main;
+  if (mounted !== null) await teardown("relaunch");
+  const tool = tools.find((candidate) => candidate.name === launcher);
+  if (tool === undefined) throw new Error(`The server has no launcher "${launcher}"`);
+  const uri = RESOURCE_URIS[launcher];
+  const args = { marker: `reference-${launcher}-${++launches}` };
+  note("tools/call", { name: launcher, arguments: args });
+  const call = client.callTool({ name: launcher, arguments: args });
+  const [read, listing] = await Promise.all([
+    client.readResource({ uri }),
+    client.listResources(),
+  ]);
+  const content = read.contents[0] as { mimeType?: string; text?: string; blob?: string; _meta?: unknown };
+  if (content?.mimeType !== APP_MIME_TYPE) throw new Error(`Resource ${uri} is not ${APP_MIME_TYPE}`);
+  const html = content.text ??
+    new TextDecoder().decode(Uint8Array.from(atob(content.blob ?? ""), (c) => c.charCodeAt(0)));
+  const ui = resourceUi(listing.resources.find((entry) => entry.uri === uri)?._meta, content._meta);
+  const csp = ui?.csp;
+  const outer = document.createElement("iframe");
+  outer.setAttribute("sandbox", OUTER_SANDBOX);
+  outer.style.cssText =
+    `border:1px solid GrayText;width:720px;height:320px;max-height:${MAX_HEIGHT}px;display:block`;
+  const proxy = new URL(config.sandboxUrl);
+  if (csp) proxy.searchParams.set("csp", JSON.stringify(csp));
+  if (broken("loose-csp")) proxy.searchParams.set("flaw", "loose");
+  proxy.searchParams.set("n", String(launches));
+  outer.src = proxy.href;
+  const proxyReady = new Promise<void>((resolve) => {
+    const onMessage = (event: MessageEvent) => {
+      if (
+        event.source === outer.contentWindow && event.data?.method === "ui/notifications/sandbox-proxy-ready"
+      ) {
+        removeEventListener("message", onMessage);
+        resolve();
+      }
+    };
+    addEventListener("message", onMessage);
+  });
+  document.getElementById("app-slot")!.replaceChildren(outer);
+  await proxyReady;
+  note("ui/notifications/sandbox-proxy-ready");
+  const callId = launches;
+  const bridge = new AppBridge(client, HOST_INFO, {
+    openLinks: {},
+    serverTools: {},
+    serverResources: {},
+    logging: {},
+    message: { text: {} },
+    updateModelContext: { text: {}, structuredContent: {} },
+    downloadFile: {},
+    sampling: {},
+    ...(csp ? { sandbox: { csp } } : {}),
+  }, { hostContext: hostContext(tool, callId) });
+  const initialized = new Promise<void>((resolve) => bridge.addEventListener("initialized", () => resolve()));
+  const current: Mounted = {
+    bridge,
+    outer,
+    launcher,
+    context: hostContext(tool, callId),
+    toolInputSent: false,
+    appModes: [],
+  };
+  mounted = current;
+  if (broken("input-before-initialized")) sendInputOnInitializeRequest(current, args);
+  await bridge.connect(new PostMessageTransport(outer.contentWindow!, outer.contentWindow!));
+  installBridgeHandlers(current, {
+    api,
+    broken,
+    note,
+    main: () => main,
+    second: () => second,
+    dark,
+    teardown: (reason) => teardown(reason),
+    maxHeight: MAX_HEIGHT,
+  });
+  await bridge.sendSandboxResourceReady({ html, ...(csp ? { csp } : {}) });
+  await initialized;
+  note("ui/notifications/initialized");
+  current.appModes = bridge.getAppCapabilities()?.availableDisplayModes ?? [];
+  await deliverToolData(current, args, call);
+}
+
+function sendInputOnInitializeRequest(current: Mounted, args: Record<string, unknown>): void {
+  const onMessage = (event: MessageEvent) => {
+    if (event.source !== current.outer.contentWindow || event.data?.method !== "ui/initialize") return;
+    removeEventListener("message", onMessage);
+    current.toolInputSent = true;
+    void current.bridge.sendToolInput({ arguments: args });
+  };
+  addEventListener("message", onMessage);
+}
+
+async function deliverToolData(
+  current: Mounted,
+  args: Record<string, unknown>,
+  call: Promise<unknown>,
+): Promise<void> {
+  const { bridge } = current;
+  const sendInput = async () => {
+    await bridge.sendToolInputPartial({ arguments: {} });
+    await bridge.sendToolInput({ arguments: args });
+    current.toolInputSent = true;
+    if (broken("double-tool-input")) await bridge.sendToolInput({ arguments: args });
+    if (broken("partial-after-input")) await bridge.sendToolInputPartial({ arguments: args });
+  };
+  const result = structuredClone(await call) as Parameters<AppBridge["sendToolResult"]>[0];
+  if (broken("drops-result-meta")) delete (result as { _meta?: unknown })._meta;
+  if (broken("result-before-input")) {
+    await bridge.sendToolResult(result);
+    await sendInput();
+  } else {
+    if (!current.toolInputSent) await sendInput();
+    await bridge.sendToolResult(result);
+  }
+  note("ui/notifications/tool-result");
+}
+
+async function teardown(reason: string): Promise<{ acked: boolean }> {
+  const current = mounted;
+  if (current === null) return { acked: false };
+  mounted = null;
+  note("ui/resource-teardown", { reason });
+  let acked = false;
+  if (broken("no-teardown-wait")) {
+    void current.bridge.teardownResource({ reason } as Record<string, unknown>).catch(() => {});
+  } else {
+    const cap = new Promise<false>((resolve) => setTimeout(() => resolve(false), 5_000));
+    acked = await Promise.race([
+      current.bridge.teardownResource({ reason } as Record<string, unknown>).then(() => true, () => false),
+      cap,
+    ]);
+  }
+  for (const cleanup of current.cleanups ?? []) cleanup();
+  await current.bridge.close().catch(() => {});
+  current.outer.remove();
+  return { acked };
+}
+
+async function cancelTool(reason: string): Promise<{ sent: boolean }> {
+  if (mounted === null) return { sent: false };
+  note("ui/notifications/tool-cancelled", { reason });
+  if (broken("no-cancel-notify")) return { sent: true };
+  await mounted.bridge.sendToolCancelled({ reason });
+  return { sent: true };
+}
+
+async function streamPartialInput(snapshots: Record<string, unknown>[]): Promise<{ sent: number }> {
+  if (mounted === null) return { sent: 0 };
+  // Partials stream the arguments before tool-input; once it is out, a conformant host sends no more.
+  if (mounted.toolInputSent && !broken("partial-after-input")) return { sent: 0 };
+  for (const snapshot of snapshots) await mounted.bridge.sendToolInputPartial({ arguments: snapshot });
+  return { sent: snapshots.length };
+}
+
+bootstrap().catch((error: unknown) => {
+  api.error = error instanceof Error ? error.message : String(error);
+});

@@ -1,0 +1,149 @@
+/**
+ * The reference host's loopback listeners, all in this process (research §4.2): the host page on
+ * `127.0.0.1`, the sandbox proxy on `localhost` (a distinct origin and site), and the two CSP control
+ * origins, plus the two conformance MCP servers (the second one for cross-server checks).
+ *
+ * @module
+ */
+import { controlFixture, type ControlOrigins, type DeclaredCsp } from "../../../src/fixtures.ts";
+import { startConformanceServer } from "../../../src/server/server.ts";
+import type { ConformanceServer } from "../../../src/server/server.ts";
+import { buildCsp } from "./csp.ts";
+import { sandboxProxyHtml } from "./sandbox_page.ts";
+import { hostPageHtml, hostPageScript } from "./bundle.ts";
+import type { HostPageConfig } from "./page_state.ts";
+
+/** Everything one reference host run listens on. */
+export interface ReferenceListeners extends AsyncDisposable {
+  readonly hostPageUrl: URL;
+  readonly server: ConformanceServer;
+  readonly secondServer: ConformanceServer;
+  readonly controls: ControlOrigins;
+  close(): Promise<void>;
+}
+
+/** What to start. */
+export interface ReferenceListenerOptions {
+  readonly appHtml: () => string | Promise<string>;
+  readonly variant: string | null;
+}
+
+interface Listener {
+  readonly origin: (hostname: string) => string;
+  readonly close: () => Promise<void>;
+}
+
+function listen(handler: (request: Request) => Response | Promise<Response>): Promise<Listener> {
+  const abort = new AbortController();
+  return new Promise((resolve) => {
+    const server = Deno.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      signal: abort.signal,
+      onListen: ({ port }) =>
+        resolve({
+          origin: (hostname) => `http://${hostname}:${port}`,
+          close: async () => {
+            abort.abort();
+            await server.finished;
+          },
+        }),
+    }, handler);
+  });
+}
+
+function controlHandler(request: Request): Response {
+  const fixture = controlFixture(new URL(request.url));
+  return new Response(fixture.body as BodyInit, {
+    status: fixture.status,
+    headers: {
+      "content-type": fixture.contentType,
+      "access-control-allow-origin": "*",
+      "cache-control": "no-store",
+    },
+  });
+}
+
+function sandboxResponse(request: Request): Response {
+  const url = new URL(request.url);
+  const raw = url.searchParams.get("csp");
+  let declared: DeclaredCsp | undefined;
+  try {
+    declared = raw === null ? undefined : JSON.parse(raw) as DeclaredCsp;
+  } catch {
+    return new Response(`Invalid csp parameter "${raw}"`, { status: 400 });
+  }
+  const csp = buildCsp(declared, { loose: url.searchParams.get("flaw") === "loose" });
+  return new Response(sandboxProxyHtml(), {
+    headers: {
+      "content-type": "text/html; charset=utf-8",
+      "content-security-policy": csp,
+      "cache-control": "no-store",
+    },
+  });
+}
+
+/** Starts every listener; dispose the result to stop them all. */
+export async function startReferenceListeners(
+  options: ReferenceListenerOptions,
+): Promise<ReferenceListeners> {
+  const closers: (() => Promise<void>)[] = [];
+  const close = async () => {
+    await Promise.allSettled(closers.splice(0).reverse().map((closer) => closer()));
+  };
+  try {
+    const [a, b] = await Promise.all([listen(controlHandler), listen(controlHandler)]);
+    closers.push(a.close, b.close);
+    const controls = { declared: a.origin("127.0.0.1"), undeclared: b.origin("127.0.0.1") };
+    const sameOrigin = options.variant === "same-origin-proxy";
+    const sandbox = await listen((request) =>
+      new URL(request.url).pathname === "/sandbox.html"
+        ? sandboxResponse(request)
+        : new Response("not found", { status: 404 })
+    );
+    closers.push(sandbox.close);
+    const script = await hostPageScript();
+    let pageConfig = "";
+    const page = await listen((request) => {
+      const path = new URL(request.url).pathname;
+      if (path === "/") {
+        return new Response(pageConfig, { headers: { "content-type": "text/html; charset=utf-8" } });
+      }
+      if (path === "/sandbox.html") return sandboxResponse(request);
+      return new Response("not found", { status: 404 });
+    });
+    closers.push(page.close);
+    const hostPageOrigin = page.origin("127.0.0.1");
+    const allowedOrigins = [hostPageOrigin];
+    const server = await startConformanceServer({ appHtml: options.appHtml, controls, allowedOrigins });
+    closers.push(server.close);
+    const secondServer = await startConformanceServer({
+      appHtml: options.appHtml,
+      controls,
+      allowedOrigins,
+      role: "second",
+      serverName: "conformance-second",
+    });
+    closers.push(secondServer.close);
+    const config: HostPageConfig = {
+      mcpUrl: server.url.href,
+      secondMcpUrl: secondServer.url.href,
+      sandboxUrl: sameOrigin
+        ? `${hostPageOrigin}/sandbox.html`
+        : `${sandbox.origin("localhost")}/sandbox.html`,
+      variant: options.variant,
+    };
+    pageConfig = hostPageHtml(script, JSON.stringify(config));
+    return {
+      hostPageUrl: new URL(`${hostPageOrigin}/`),
+      server,
+      secondServer,
+      controls,
+      close,
+      [Symbol.asyncDispose]: close,
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}

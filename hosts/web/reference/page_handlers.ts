@@ -1,0 +1,212 @@
+/**
+ * The reference host's AppBridge handlers for one mounted View: the visibility guard (installed after
+ * `connect()`, trap T1), display modes, size changes, theme, messages and model context with a scripted model,
+ * links, downloads and sampling behind DOM confirmations, teardown requests. Each broken variant that concerns
+ * a handler is one `broken(...)` check here.
+ *
+ * @module
+ */
+import type {
+  AppBridge,
+  McpUiDisplayMode,
+  McpUiHostContext,
+} from "@modelcontextprotocol/ext-apps/app-bridge";
+import type { CallToolResult, Client, Tool } from "@modelcontextprotocol/client";
+import type { LauncherName } from "../../../src/protocol.ts";
+import { confirmWithDialog, safeFileName } from "./page_dialogs.ts";
+import type { ReferenceHostApi } from "./page_state.ts";
+
+/** One rendered View. */
+export interface Mounted {
+  readonly bridge: AppBridge;
+  readonly outer: HTMLIFrameElement;
+  readonly launcher: LauncherName;
+  context: McpUiHostContext;
+  toolInputSent: boolean;
+  /** The display modes the app declared at `ui/initialize`. */
+  appModes: string[];
+  /** Listeners to remove at teardown. */
+  cleanups?: (() => void)[];
+}
+
+/** What the handlers need from the page. */
+export interface HandlerDeps {
+  readonly api: ReferenceHostApi;
+  readonly broken: (name: string) => boolean;
+  readonly note: (method: string, params?: unknown) => void;
+  readonly main: () => { client: Client; tools: Tool[] } | null;
+  readonly second: () => { client: Client; tools: Tool[] } | null;
+  readonly dark: MediaQueryList;
+  readonly teardown: (reason: string) => Promise<unknown>;
+  readonly maxHeight: number;
+}
+
+/** Standard style variables, colours as `light-dark()` so they follow the theme without a re-send. */
+export const STYLE_VARIABLES = {
+  "--color-background-primary": "light-dark(#ffffff, #1b1b1f)",
+  "--color-background-secondary": "light-dark(#f4f4f5, #26262b)",
+  "--color-text-primary": "light-dark(#18181b, #f4f4f5)",
+  "--color-text-secondary": "light-dark(#52525b, #a1a1aa)",
+  "--color-border-primary": "light-dark(#d4d4d8, #3f3f46)",
+  "--color-ring-primary": "light-dark(#2563eb, #60a5fa)",
+  "--font-sans": "system-ui, sans-serif",
+  "--font-mono": "ui-monospace, monospace",
+  "--font-text-md-size": "14px",
+  "--border-radius-md": "8px",
+  "--border-width-regular": "1px",
+} as Record<string, string> as McpUiHostContext["styles"] extends { variables?: infer V } ? NonNullable<V>
+  : never;
+
+const HOST_MODES: readonly McpUiDisplayMode[] = ["inline", "fullscreen"];
+
+/** Installs every handler on a freshly connected bridge. */
+export function installBridgeHandlers(current: Mounted, deps: HandlerDeps): void {
+  const { bridge } = current;
+  const { broken, note, api } = deps;
+  current.cleanups ??= [];
+  if (!broken("no-visibility-guard")) bridge.oncalltool = (params, extra) => guardedCall(params, extra, deps);
+  if (broken("no-resource-read-proxy")) {
+    bridge.onreadresource = () => Promise.reject(new Error("resources/read is not available to apps here"));
+  }
+  bridge.addEventListener("loggingmessage", (params) => note("notifications/message", params));
+  bridge.addEventListener("sizechange", ({ height }) => {
+    note("ui/notifications/size-changed", { height });
+    if (broken("no-resize") || typeof height !== "number") return;
+    current.outer.style.height = `${Math.min(Math.ceil(height), deps.maxHeight)}px`;
+  });
+  bridge.addEventListener("requestteardown", () => {
+    note("ui/notifications/request-teardown");
+    void deps.teardown("requested by the app");
+  });
+  bridge.onrequestdisplaymode = ({ mode }) => {
+    note("ui/request-display-mode", { mode });
+    const grant = broken("accepts-undeclared-mode") ||
+      (HOST_MODES.includes(mode) && current.appModes.includes(mode));
+    if (grant && mode !== current.context.displayMode) setDisplayMode(current, mode, deps);
+    return Promise.resolve({ mode: current.context.displayMode ?? "inline" });
+  };
+  bridge.onupdatemodelcontext = (params) => {
+    note("ui/update-model-context", params);
+    if (!(broken("model-context-first-wins") && api.modelContext !== null)) api.modelContext = params;
+    return Promise.resolve({});
+  };
+  bridge.onmessage = (params) => {
+    note("ui/message", params);
+    if (broken("message-dropped")) return Promise.resolve({});
+    const text = params.content.map((block) => block.type === "text" ? block.text : `[${block.type}]`).join(
+      "\n",
+    );
+    api.conversation.push({ role: params.role, text });
+    replyAsModel(api);
+    return Promise.resolve({});
+  };
+  bridge.onopenlink = ({ url }) => {
+    note("ui/open-link", { url });
+    if (!broken("open-link-dropped")) open(url, "_blank", "noopener");
+    return Promise.resolve({});
+  };
+  bridge.ondownloadfile = async ({ contents }) => {
+    note("ui/download-file", { count: contents.length });
+    if (!await confirmWithDialog("download", `Download ${contents.length} file(s) from the app?`)) {
+      return { isError: true };
+    }
+    for (const item of contents) download(item);
+    return {};
+  };
+  bridge.oncreatesamplingmessage = async (params) => {
+    note("sampling/createMessage", { maxTokens: params.maxTokens });
+    if (!await confirmWithDialog("sampling", "The app asks the model for a completion. Allow?")) {
+      throw new Error("The user declined the sampling request");
+    }
+    return {
+      model: "reference-canned-model",
+      role: "assistant",
+      content: { type: "text", text: "canned completion from the reference host" },
+      stopReason: "endTurn",
+    };
+  };
+  const onTheme = () => {
+    if (broken("theme-not-sent")) return;
+    updateContext(current, { theme: deps.dark.matches ? "dark" : "light" }, deps);
+  };
+  deps.dark.addEventListener("change", onTheme);
+  current.cleanups.push(() => deps.dark.removeEventListener("change", onTheme));
+}
+
+async function guardedCall(
+  params: { name: string; arguments?: Record<string, unknown> | undefined },
+  extra: { mcpReq?: { signal?: AbortSignal } },
+  deps: HandlerDeps,
+): Promise<CallToolResult> {
+  deps.note("tools/call (app)", { name: params.name });
+  const main = deps.main();
+  let server = main;
+  let tool = main?.tools.find((candidate) => candidate.name === params.name);
+  if (tool === undefined && deps.broken("cross-server-leak")) {
+    server = deps.second();
+    tool = server?.tools.find((candidate) => candidate.name === params.name);
+  }
+  const visibility = (tool?._meta as { ui?: { visibility?: string[] } } | undefined)?.ui?.visibility ??
+    ["model", "app"];
+  if (tool === undefined || server === null) throw new Error(`Unknown tool "${params.name}" for this app`);
+  if (!visibility.includes("app")) throw new Error(`Tool "${params.name}" is not available to apps`);
+  const signal = extra.mcpReq?.signal;
+  const result = await server.client.callTool(
+    { name: params.name, ...(params.arguments ? { arguments: params.arguments } : {}) },
+    signal ? { signal } : {},
+  ) as CallToolResult;
+  if (deps.broken("iserror-as-throw") && result.isError) {
+    throw new Error(`Tool "${params.name}" failed`);
+  }
+  return result;
+}
+
+function setDisplayMode(current: Mounted, mode: McpUiDisplayMode, deps: HandlerDeps): void {
+  const { outer } = current;
+  outer.style.position = mode === "fullscreen" ? "fixed" : "";
+  outer.style.inset = mode === "fullscreen" ? "0" : "";
+  outer.style.width = mode === "fullscreen" ? "100vw" : "720px";
+  if (mode === "fullscreen") outer.style.height = "100vh";
+  if (deps.broken("no-display-notify")) {
+    current.context = { ...current.context, displayMode: mode };
+    return;
+  }
+  updateContext(current, { displayMode: mode }, deps);
+}
+
+function updateContext(current: Mounted, patch: Partial<McpUiHostContext>, deps: HandlerDeps): void {
+  current.context = { ...current.context, ...patch };
+  deps.note("ui/notifications/host-context-changed", patch);
+  if (deps.broken("full-context-patch")) {
+    void current.bridge.sendHostContextChange(current.context);
+  } else {
+    current.bridge.setHostContext(current.context);
+  }
+}
+
+/** The scripted model: every accepted user turn gets a reply that shows the model context it was given. */
+function replyAsModel(api: ReferenceHostApi): void {
+  const context = api.modelContext;
+  api.modelContext = null;
+  const seen = context === null ? "no model context" : `model context: ${JSON.stringify(context)}`;
+  api.conversation.push({ role: "assistant", text: `Reference model reply (${seen})` });
+}
+
+function download(item: unknown): void {
+  const resource = (item as { resource?: { uri?: string; text?: string; blob?: string; mimeType?: string } })
+    .resource;
+  if (resource?.uri === undefined) return;
+  const bytes = resource.blob !== undefined
+    ? Uint8Array.from(atob(resource.blob), (c) => c.charCodeAt(0))
+    : new TextEncoder().encode(resource.text ?? "");
+  const url = URL.createObjectURL(
+    new Blob([bytes], { type: resource.mimeType ?? "application/octet-stream" }),
+  );
+  const anchor = document.createElement("a");
+  anchor.href = url;
+  anchor.download = safeFileName(resource.uri);
+  document.body.append(anchor);
+  anchor.click();
+  anchor.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

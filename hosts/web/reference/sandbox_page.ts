@@ -1,0 +1,54 @@
+/**
+ * The sandbox proxy page (research §4.4): the middle frame between the host page and the View, served on a
+ * distinct origin with the View's CSP as an HTTP header. It creates the inner frame, announces itself with
+ * `sandbox-proxy-ready`, writes the View's HTML on `sandbox-resource-ready`, and relays every other message both
+ * ways, never forwarding the reserved `ui/notifications/sandbox-*` methods.
+ *
+ * @module
+ */
+
+/** The inner frame's sandbox tokens: scripts and same-origin (a real origin for the View), forms; nothing else. */
+export const INNER_SANDBOX = "allow-scripts allow-same-origin allow-forms";
+
+const PROXY_SCRIPT = `
+(() => {
+  const hostOrigin = document.referrer ? new URL(document.referrer).origin : null;
+  const inner = document.createElement("iframe");
+  inner.setAttribute("sandbox", ${JSON.stringify(INNER_SANDBOX)});
+  inner.style.cssText = "border:0;width:100%;height:100%;display:block";
+  document.body.appendChild(inner);
+  const reserved = (method) => typeof method === "string" && method.startsWith("ui/notifications/sandbox-");
+  window.addEventListener("message", (event) => {
+    const data = event.data;
+    if (event.source === window.parent) {
+      if (hostOrigin === null || event.origin !== hostOrigin) return;
+      if (data && data.method === "ui/notifications/sandbox-resource-ready") {
+        const params = data.params || {};
+        if (typeof params.sandbox === "string") inner.setAttribute("sandbox", params.sandbox);
+        if (typeof params.allow === "string") inner.setAttribute("allow", params.allow);
+        const doc = inner.contentDocument;
+        doc.open();
+        doc.write(String(params.html || ""));
+        doc.close();
+        return;
+      }
+      if (data && reserved(data.method)) return;
+      inner.contentWindow && inner.contentWindow.postMessage(data, "*");
+      return;
+    }
+    if (event.source === inner.contentWindow) {
+      if (data && reserved(data.method)) return;
+      window.parent.postMessage(data, hostOrigin || "*");
+    }
+  });
+  window.parent.postMessage({ jsonrpc: "2.0", method: "ui/notifications/sandbox-proxy-ready", params: {} },
+    hostOrigin || "*");
+})();
+`;
+
+/** The proxy page's HTML. */
+export function sandboxProxyHtml(): string {
+  return `<!doctype html><html><head><meta charset="utf-8"><title>sandbox proxy</title>` +
+    `<style>html,body{margin:0;height:100%;overflow:hidden}</style></head>` +
+    `<body><script>${PROXY_SCRIPT.replaceAll("</script", "<\\/script")}</script></body></html>`;
+}

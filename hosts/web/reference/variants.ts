@@ -1,0 +1,196 @@
+/**
+ * The broken variants of the reference host: each flips exactly one behaviour, so the suite must fail exactly
+ * the tests that check it (mutation testing of the suite, research §7.3). The host page and the sandbox proxy
+ * read the switch by name; the table test holds each variant to its `fails` list.
+ *
+ * @module
+ */
+
+/** One broken behaviour. */
+export interface Variant {
+  /** The registry id is `reference:<name>`. */
+  readonly name: string;
+  /** The catalogue area whose obligation it breaks. */
+  readonly area: string;
+  /** What the variant does wrong, for `conformance list hosts`. */
+  readonly summary: string;
+  /** Suite test ids (`<area>/<name>`) that must not PASS under this variant; every other test must. */
+  readonly fails: readonly string[];
+}
+
+/** Every variant, by catalogue area. */
+export const VARIANTS: readonly Variant[] = [
+  {
+    name: "input-before-initialized",
+    area: "lifecycle",
+    summary: "sends tool-input right after connect(), before ui/notifications/initialized",
+    fails: ["lifecycle/nothing-before-initialized"],
+  },
+  {
+    name: "double-tool-input",
+    area: "lifecycle",
+    summary: "sends tool-input twice",
+    fails: ["lifecycle/tool-input-once"],
+  },
+  {
+    name: "result-before-input",
+    area: "lifecycle",
+    summary: "sends tool-result before tool-input",
+    fails: ["lifecycle/tool-input-before-result"],
+  },
+  {
+    name: "partial-after-input",
+    area: "lifecycle",
+    summary: "keeps streaming tool-input-partial after tool-input",
+    fails: ["lifecycle/tool-input-partial-stop"],
+  },
+  {
+    name: "drops-result-meta",
+    area: "lifecycle",
+    summary: "drops _meta from the forwarded tool result (ext-apps#646, goose#7435)",
+    fails: ["lifecycle/tool-result-fidelity"],
+  },
+  {
+    name: "no-cancel-notify",
+    area: "lifecycle",
+    summary: "cancels the tool call without ui/notifications/tool-cancelled",
+    fails: ["lifecycle/tool-cancelled"],
+  },
+  {
+    name: "no-teardown-wait",
+    area: "lifecycle",
+    summary: "removes the View right after sending ui/resource-teardown, without awaiting the answer",
+    fails: ["lifecycle/teardown-await"],
+  },
+  {
+    name: "iserror-as-throw",
+    area: "tools",
+    summary: "turns an isError tool result into a JSON-RPC error",
+    fails: ["tools/proxy-error-passthrough"],
+  },
+  {
+    name: "no-resource-read-proxy",
+    area: "resources",
+    summary: "rejects the View's resources/read",
+    fails: ["resources/proxy-read"],
+  },
+  {
+    name: "no-ui-extension",
+    area: "capabilities",
+    summary: "omits the io.modelcontextprotocol/ui extension from initialize",
+    fails: ["capabilities/ui-extension-advertised"],
+  },
+  {
+    name: "listing-meta-only",
+    area: "resources",
+    summary: "ignores the content item's _meta.ui and uses the resources/list entry",
+    fails: ["resources/meta-precedence"],
+  },
+  {
+    name: "no-visibility-guard",
+    area: "visibility",
+    summary: "keeps AppBridge's blind tools/call forwarder: the View may call model-only tools (trap T1)",
+    fails: ["visibility/app-tool-call-guard"],
+  },
+  {
+    name: "model-list-unfiltered",
+    area: "visibility",
+    summary: "puts every tool in the model's tool list",
+    fails: ["visibility/app-tool-hidden", "visibility/empty-array-hidden"],
+  },
+  {
+    name: "model-list-sdk-predicate",
+    area: "visibility",
+    summary: "filters the model's list with isToolVisibilityAppOnly, so visibility [] leaks (trap T2)",
+    fails: ["visibility/empty-array-hidden"],
+  },
+  {
+    name: "cross-server-leak",
+    area: "visibility",
+    summary: "resolves the View's tool calls across every connected server",
+    fails: ["visibility/cross-server-blocked"],
+  },
+  {
+    name: "bad-timezone",
+    area: "context",
+    summary: 'sends timeZone "Mars/Olympus"',
+    fails: ["context/shape-valid"],
+  },
+  {
+    name: "wrong-toolinfo",
+    area: "context",
+    summary: "names another tool in hostContext.toolInfo",
+    fails: ["context/toolinfo-matches"],
+  },
+  {
+    name: "theme-not-sent",
+    area: "context",
+    summary: "ignores prefers-color-scheme changes: no host-context-changed on a theme switch",
+    fails: ["context/theme-change-notify", "context/partial-merge"],
+  },
+  {
+    name: "full-context-patch",
+    area: "context",
+    summary: "re-sends the whole host context on every change instead of the changed keys",
+    fails: ["context/partial-merge"],
+  },
+  {
+    name: "no-resize",
+    area: "dimensions",
+    summary: "ignores ui/notifications/size-changed",
+    fails: ["dimensions/listen-size-changed"],
+  },
+  {
+    name: "accepts-undeclared-mode",
+    area: "display",
+    summary: "grants a display mode the app did not declare and returns it (the ChatGPT pip bug)",
+    fails: ["display/no-undeclared-mode", "display/unavailable-returns-current"],
+  },
+  {
+    name: "no-display-notify",
+    area: "display",
+    summary: "switches display mode without host-context-changed",
+    fails: ["display/change-notifies-context"],
+  },
+  {
+    name: "open-link-dropped",
+    area: "links",
+    summary: "answers ui/open-link with {} but opens nothing",
+    fails: ["links/open-external"],
+  },
+  {
+    name: "message-dropped",
+    area: "messages",
+    summary: "answers ui/message with {} but adds nothing to the conversation",
+    fails: ["messages/add-to-conversation"],
+  },
+  {
+    name: "model-context-first-wins",
+    area: "model-context",
+    summary: "keeps the first ui/update-model-context instead of the last",
+    fails: ["model-context/last-wins"],
+  },
+  {
+    name: "same-origin-proxy",
+    area: "security",
+    summary: "serves the sandbox proxy from the host page's own origin",
+    fails: ["security/sandbox-isolation"],
+  },
+  {
+    name: "dangerous-sandbox",
+    area: "security",
+    summary: "adds allow-top-navigation and allow-popups-to-escape-sandbox to the outer frame",
+    fails: ["security/iframe-sandboxed"],
+  },
+  {
+    name: "loose-csp",
+    area: "security",
+    summary: "adds connect-src * to the proxy's CSP (loosens the declared policy)",
+    fails: ["security/csp"],
+  },
+];
+
+/** The variant called `name`, or `undefined`. */
+export function variantNamed(name: string): Variant | undefined {
+  return VARIANTS.find((variant) => variant.name === name);
+}
