@@ -53,7 +53,7 @@ export function renderBoardMarkdown(report: RunReport, options: BoardMarkdownOpt
     lines.push(`| --- | ${grid.hosts.map(() => ":-:").join(" | ")} |`);
     for (const row of grid.rows) {
       const cells = row.cells.map((cell) => {
-        if (!cell) return " ";
+        if (!cell) return "";
         return cell.footnote === undefined ? cell.mark : `${cell.mark}[^${cell.footnote}]`;
       });
       lines.push(`| \`${code(row.test)}\` | ${cells.join(" | ")} |`);

@@ -122,11 +122,11 @@ export class PrettyReporter implements Reporter {
     if (message) line += `  ${message}`;
     if (verdict === "unexpected") {
       const expected = result.expected === "PASS" ? "" : ` (expected ${result.expected})`;
-      line += `  ${this.#style(["bold", "red", "inverse"], ` UNEXPECTED${expected} `)}`;
+      line += `  ${this.#badge(["bold", "red", "inverse"], `UNEXPECTED${expected}`)}`;
     } else if (verdict === "stale") {
-      line += `  ${
-        this.#style(["bold", "yellow", "inverse"], ` STALE expectation: listed as ${result.expected} `)
-      } remove it or run with --update-expectations`;
+      line +=
+        `  ${this.#badge(["bold", "yellow", "inverse"], `STALE expectation: listed as ${result.expected}`)}` +
+        " remove it or run with --update-expectations";
     } else if (result.status !== result.expected && result.expected !== "PASS") {
       line += this.#style("gray", ` (expected ${result.expected})`);
     } else if (result.expected !== "PASS") {
@@ -168,6 +168,11 @@ export class PrettyReporter implements Reporter {
     if (!this.#progressShown) return;
     this.#options.out.write("\r\x1b[2K");
     this.#progressShown = false;
+  }
+
+  /** A label that stands out: inverse video in colour, brackets without. */
+  #badge(style: Style, text: string): string {
+    return this.#options.color ? this.#style(style, ` ${text} `) : `[${text}]`;
   }
 
   #style(style: Style, text: string): string {

@@ -1,0 +1,99 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { buildBoard } from "../../src/report/board.ts";
+import { serializeReport } from "../../src/report/json.ts";
+import { ReportError } from "../../src/report/report_error.ts";
+import { parseReport } from "../../src/report/schema.ts";
+import { report, result, tempDir } from "./_fixtures.ts";
+
+async function writeReports(dir: string) {
+  const shard1 = report([
+    result("codex", "cli/a", "PASS"),
+    result("gemini", "cli/a", "SKIP", { message: "absent" }),
+  ], {
+    shard: "1/2",
+  });
+  const shard2 = report([result("codex", "cli/b", "FAIL", { message: "broken" })], { shard: "2/2" });
+  const old = report([result("codex", "cli/a", "PASS"), result("codex", "cli/b", "PASS")]);
+  const paths = { shard1: join(dir, "s1.json"), shard2: join(dir, "s2.json"), old: join(dir, "old.json") };
+  await Deno.writeTextFile(paths.shard1, serializeReport(shard1));
+  await Deno.writeTextFile(paths.shard2, serializeReport(shard2));
+  await Deno.writeTextFile(paths.old, serializeReport(old));
+  return paths;
+}
+
+Deno.test("buildBoard merges report files into one markdown board, with the diff", async () => {
+  await using temp = await tempDir();
+  const paths = await writeReports(temp.path);
+  const built = await buildBoard({ reports: [paths.shard1, paths.shard2], diff: paths.old });
+  assert.equal(built.report.results.length, 3);
+  assert.equal(built.report.run.shard, "1/1");
+  assert.equal(built.written, undefined);
+  assert.match(built.text, /^\| `cli\/a` \| ✓ \| –\[\^1\] \|$/m);
+  assert.match(built.text, /^\| `cli\/b` \| ✗ \|  \|$/m);
+  assert.match(built.text, /^### New failures \(1\)$/m);
+  assert.match(built.text, /^\| codex \| cli\/b \| PASS \| FAIL \| broken \|$/m);
+  assert.deepEqual(built.diff?.added.map((r) => r.host), ["gemini"]);
+});
+
+Deno.test("buildBoard writes --out by its extension: markdown, merged JSON, HTML, JUnit", async () => {
+  await using temp = await tempDir();
+  const paths = await writeReports(temp.path);
+  const reports = [paths.shard1, paths.shard2];
+  const md = join(temp.path, "out", "board.md");
+  await buildBoard({ reports, out: md });
+  assert.match(await Deno.readTextFile(md), /^# Conformance board/);
+  const json = join(temp.path, "merged.json");
+  const built = await buildBoard({ reports, out: json });
+  assert.equal(built.written, json);
+  assert.deepEqual(parseReport(await Deno.readTextFile(json), json), built.report);
+  const html = join(temp.path, "board.html");
+  await buildBoard({ reports, out: html });
+  assert.match(await Deno.readTextFile(html), /^<!DOCTYPE html>/);
+  const xml = join(temp.path, "junit.xml");
+  await buildBoard({ reports, out: xml });
+  assert.match(await Deno.readTextFile(xml), /^<\?xml version="1\.0" encoding="UTF-8"\?>\n<testsuites /);
+});
+
+async function boardError(options: Parameters<typeof buildBoard>[0]): Promise<string> {
+  try {
+    await buildBoard(options);
+  } catch (error) {
+    assert.ok(error instanceof ReportError, String(error));
+    assert.equal(error.exitCode, 2);
+    assert.ok(!error.message.includes("\n"));
+    return error.message;
+  }
+  assert.fail("buildBoard accepted bad input");
+}
+
+Deno.test("buildBoard says clearly what is wrong with its input", async () => {
+  await using temp = await tempDir();
+  const paths = await writeReports(temp.path);
+  assert.match(await boardError({ reports: [] }), /^No report given/);
+  const missing = join(temp.path, "nope.json");
+  assert.equal(
+    await boardError({ reports: [missing] }),
+    `Report "${missing}" not found: pass a report.json written by "conformance run --reporter json --out DIR"`,
+  );
+  const broken = join(temp.path, "broken.json");
+  await Deno.writeTextFile(broken, '{"schema": "conformance-report/1", "run": {');
+  assert.match(
+    await boardError({ reports: [paths.shard1, broken] }),
+    /^Report ".*broken\.json" is not valid JSON/,
+  );
+  assert.match(await boardError({ reports: [paths.shard1, paths.shard1] }), /appears in both/);
+  assert.match(await boardError({ reports: [paths.shard1], diff: missing }), /nope\.json" not found/);
+});
+
+Deno.test("buildBoard refuses reports of different suite revisions", async () => {
+  await using temp = await tempDir();
+  const a = join(temp.path, "a.json");
+  const b = join(temp.path, "b.json");
+  await Deno.writeTextFile(a, serializeReport(report([result("codex", "cli/a", "PASS")], { suite: "r1" })));
+  await Deno.writeTextFile(b, serializeReport(report([result("gemini", "cli/a", "PASS")], { suite: "r2" })));
+  assert.match(
+    await boardError({ reports: [a, b] }),
+    /^Reports ".*a\.json" \(suite r1\) and ".*b\.json" \(suite r2\) come from different suite revisions/,
+  );
+});

@@ -1,0 +1,104 @@
+import assert from "node:assert/strict";
+import { PrettyReporter } from "../../src/report/pretty.ts";
+import { collector, mixedReport, result } from "./_fixtures.ts";
+
+const ESC = "\x1b";
+
+function run(options: { isTTY: boolean; color: boolean; columns?: number }) {
+  const out = collector();
+  const reporter = new PrettyReporter({ out, secrets: [], ...options });
+  const report = mixedReport();
+  reporter.start({ run: { ...report.run }, hosts: report.hosts, total: report.results.length });
+  for (const r of report.results) {
+    reporter.testStarted(r.host, r.test);
+    reporter.result(r);
+  }
+  return { out, reporter, report };
+}
+
+Deno.test("without a terminal: one plain line per result, then attention list and summary", async () => {
+  const { out, reporter, report } = run({ isTTY: false, color: false });
+  await reporter.finish(report);
+  const text = out.text();
+  assert.ok(!text.includes(ESC), "no escape codes at all");
+  assert.ok(!text.includes("\r"));
+  const lines = text.split("\n");
+  assert.equal(lines.filter((line) => / (claude-code|codex|fake) +cli\//.test(line)).length, 10 + 4);
+  assert.match(lines[0]!, /^✓ PASS +claude-code +cli\/behavior\/plain +10ms$/);
+  assert.match(
+    text,
+    /^✗ FAIL +claude-code +cli\/scripted\/ordering +10ms +tool_result before tool_call +\[UNEXPECTED\]$/m,
+  );
+  assert.match(text, /^✗ FAIL +codex +cli\/scripted\/retry .*known: retries silently \(known failure\)$/m);
+  assert.match(
+    text,
+    /^✓ PASS +fake +cli\/behavior\/plain .* \[STALE expectation: listed as FAIL\] remove it/m,
+  );
+  assert.match(text, /^! WARN +claude-code +cli\/scripted\/retry .*no retry event$/m);
+  assert.match(text, /^– SKIP +codex .*binary absent$/m);
+  assert.match(text, /\nNeeds attention:\n/);
+  assert.equal(
+    lines.at(-2),
+    "10 results: 2 passed, 2 failed, 1 warned, 3 skipped, 1 timed out, 1 errored · " +
+      "3 unexpected, 1 stale expectation · 1.2s",
+  );
+});
+
+Deno.test("on a terminal: a live progress line rewritten in place, with counts and the running test", async () => {
+  const out = collector();
+  const reporter = new PrettyReporter({ out, isTTY: true, color: false, columns: 80, secrets: [] });
+  const report = mixedReport();
+  reporter.start({ run: { ...report.run }, hosts: report.hosts, total: 10 });
+  reporter.testStarted("claude-code", "cli/behavior/plain");
+  assert.ok(out.text().endsWith("\r\x1b[2K[0/10] ✓0 ✗0 !0 –0  claude-code › cli/behavior/plain"));
+  reporter.result(report.results[0]!);
+  assert.ok(out.text().endsWith("\r\x1b[2K[1/10] ✓1 ✗0 !0 –0"), "a passing result only updates the line");
+  assert.ok(!out.text().includes("\n"));
+  reporter.testStarted("claude-code", "cli/scripted/ordering");
+  reporter.result(report.results[1]!);
+  const text = out.text();
+  assert.match(
+    text,
+    /\r\x1b\[2K✗ FAIL +claude-code +cli\/scripted\/ordering .*\[UNEXPECTED\]\n\r\x1b\[2K\[2\/10\] ✓1 ✗1 !0 –0$/,
+  );
+  reporter.testStarted(
+    "codex",
+    "cli/scripted/a-very-long-test-name-that-goes-on-and-on-and-on-and-on-and-on",
+  );
+  const last = out.text().split("\r\x1b[2K").at(-1)!;
+  assert.ok(last.length <= 79, `the progress line fits the terminal: ${JSON.stringify(last)}`);
+  assert.ok(last.endsWith("…"));
+  await reporter.finish(report);
+  assert.ok(
+    out.text().includes("\r\x1b[2K\nNeeds attention:"),
+    "the progress line is cleared before the end",
+  );
+});
+
+Deno.test("colour only when asked, and then unexpected results stand out", async () => {
+  const { out, reporter, report } = run({ isTTY: false, color: true });
+  await reporter.finish(report);
+  const text = out.text();
+  assert.ok(text.includes(`${ESC}[32m✓ PASS   ${ESC}[39m`));
+  assert.match(text, /\x1b\[1m\x1b\[31m\x1b\[7m UNEXPECTED \x1b\[27m\x1b\[39m\x1b\[22m/);
+  assert.match(text, /\x1b\[7m STALE expectation: listed as FAIL \x1b\[27m/);
+});
+
+Deno.test("pretty output is redacted and keeps one line per result", async () => {
+  const out = collector();
+  const reporter = new PrettyReporter({ out, isTTY: false, color: false, secrets: ["my-own-secret-1"] });
+  const report = mixedReport();
+  reporter.start({ run: { ...report.run }, hosts: report.hosts, total: 1 });
+  reporter.result(
+    result("codex", "cli/a", "FAIL", { message: "sk-ant-abcdefghijk0123 my-own-secret-1\nsecond line" }),
+  );
+  assert.equal(out.text().split("\n").length, 2);
+  assert.match(out.text(), /\[REDACTED\] \[REDACTED\] +\[UNEXPECTED\]/);
+  assert.ok(!out.text().includes("second line"));
+});
+
+Deno.test("an interrupted run says so in the summary", () => {
+  const { reporter, report } = run({ isTTY: false, color: false });
+  report.run.incomplete = true;
+  assert.match(reporter.summaryLine(report), / · INCOMPLETE run · /);
+});
