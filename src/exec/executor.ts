@@ -50,6 +50,17 @@ export interface ExecuteOptions {
   readonly onStderrLine?: (line: string, control: RunControl) => void;
 }
 
+/**
+ * Most events and stderr lines an observation keeps. A hostile host can print millions of lines; past these
+ * caps the executor still reads, normalises and passes every line to the callbacks (and still stops at the
+ * terminal event), but keeps only a count, so the harness's memory stays bounded.
+ */
+export const MAX_KEPT_EVENTS = 10_000;
+/** See {@linkcode MAX_KEPT_EVENTS}. */
+export const MAX_KEPT_STDERR_LINES = 2_000;
+/** See {@linkcode MAX_KEPT_EVENTS}. */
+export const MAX_KEPT_VIOLATIONS = 100;
+
 const DEFAULTS = {
   wallTimeoutMs: 60_000,
   idleTimeoutMs: Infinity,
@@ -96,12 +107,18 @@ async function run(
   const stderr: string[] = [];
   const hostStderr: string[] = [];
   const violations: Violation[] = [];
+  const dropped = { events: 0, stderrLines: 0, violations: 0 };
+  const violate = (violation: Violation) => {
+    if (violations.length < MAX_KEPT_VIOLATIONS) violations.push(violation);
+    else dropped.violations++;
+  };
   const base = {
     host: options.host,
     events,
     stderr,
     hostStderr,
     violations,
+    dropped,
   };
   let child: Deno.ChildProcess;
   try {
@@ -160,7 +177,8 @@ async function run(
   const terminalReached = new Promise<"terminal">((resolve) => signalTerminal = () => resolve("terminal"));
   const stamp = (draft: DraftEvent) => ({ ...draft, host: options.host, seq: seq++ }) as NormalizedEvent;
   const accept = (event: NormalizedEvent) => {
-    events.push(event);
+    if (events.length < MAX_KEPT_EVENTS || event.kind === "terminal") events.push(event);
+    else dropped.events++;
     if (event.kind === "terminal" && event.status !== "success") {
       stderr.push(`[result] ${event.result || event.reason || event.status}`);
     }
@@ -180,7 +198,7 @@ async function run(
       // After the terminal (or a stop) the rest is drained unread, so a writing host never meets a closed pipe.
       if (terminalSeen || stopped !== null) continue;
       if (line.tooLong) {
-        violations.push({
+        violate({
           kind: "line_too_long",
           stream: "stdout",
           line: stdoutLines,
@@ -190,7 +208,7 @@ async function run(
         continue;
       }
       if (line.invalidUtf8) {
-        violations.push({
+        violate({
           kind: "invalid_utf8",
           stream: "stdout",
           line: stdoutLines,
@@ -212,6 +230,8 @@ async function run(
     return "eof" as const;
   })();
 
+  let stderrLines = 0;
+  let stderrTail: string[] = [];
   const stderrDone = (async () => {
     for await (
       const line of readLines(child.stderr, {
@@ -220,9 +240,9 @@ async function run(
         signal: readers.signal,
       })
     ) {
-      const number = hostStderr.length + 1;
+      const number = ++stderrLines;
       if (line.tooLong || line.invalidUtf8) {
-        violations.push({
+        violate({
           kind: line.tooLong ? "line_too_long" : "invalid_utf8",
           stream: "stderr",
           line: number,
@@ -231,8 +251,14 @@ async function run(
             : `stderr line ${number} is not valid UTF-8 (bad bytes replaced with U+FFFD)`,
         });
       }
-      hostStderr.push(line.text);
-      stderr.push(line.text);
+      if (hostStderr.length < MAX_KEPT_STDERR_LINES) {
+        hostStderr.push(line.text);
+        stderr.push(line.text);
+      } else {
+        dropped.stderrLines++;
+        stderrTail.push(line.text);
+        if (stderrTail.length > 40) stderrTail = stderrTail.slice(-20);
+      }
       if (stopped === null) options.onStderrLine?.(line.text, control);
     }
   })();
@@ -280,7 +306,8 @@ async function run(
   const exitCode = status === "late" || status.signal !== null ? null : status.code;
   const signal = status === "late" ? null : status.signal;
   if (stopped === null) {
-    const end = { exitCode, signal, stderrTail: hostStderr.slice(-20).join("\n") };
+    const tail = dropped.stderrLines > 0 ? stderrTail : hostStderr;
+    const end = { exitCode, signal, stderrTail: tail.slice(-20).join("\n") };
     for (const draft of options.normalizer.end(end)) accept(stamp(draft));
   }
   return finish({ ...base, started, stdoutLines, stdoutBytes, exitCode, signal }, {
@@ -299,6 +326,7 @@ interface Collected {
   stderr: string[];
   hostStderr: string[];
   violations: Violation[];
+  dropped: { events: number; stderrLines: number; violations: number };
   started: number;
   stdoutLines: number;
   stdoutBytes: number;

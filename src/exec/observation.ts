@@ -53,6 +53,11 @@ export interface Observation {
   readonly durationMs: number;
   /** Why the spawn failed, or `null`. */
   readonly spawnError: string | null;
+  /**
+   * What the executor read but did not keep, to bound its memory (see `MAX_KEPT_EVENTS` in `executor.ts`):
+   * events past the cap (never the terminal), stderr lines past the cap, violations past the cap.
+   */
+  readonly dropped: { readonly events: number; readonly stderrLines: number; readonly violations: number };
 }
 
 /** The index where two kind lists first differ, or -1 when they are equal. */
