@@ -46,8 +46,13 @@ function defined<T extends Json>(value: T): T {
  */
 export const claudeNormalizer: NormalizerFactory = () => new ClaudeNormalizer();
 
+/** How every JSON text starts (after JSON whitespace): a line that does not cannot parse. */
+const JSON_START = /^[ \t\r\n]*[{["\-0-9tfn]/;
+
 class ClaudeNormalizer implements Normalizer {
   line(raw: string): DraftEvent[] {
+    // A failed JSON.parse costs microseconds (it builds an Error); a flood of plain-text lines must not.
+    if (!JSON_START.test(raw)) return [{ kind: "unparsed", why: "not_json", raw, synthetic: false }];
     let value: unknown;
     try {
       value = JSON.parse(raw);
