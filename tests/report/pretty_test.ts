@@ -57,10 +57,11 @@ Deno.test("on a terminal: a live progress line rewritten in place, with counts a
   reporter.testStarted("claude-code", "cli/scripted/ordering");
   reporter.result(report.results[1]!);
   const text = out.text();
-  assert.match(
-    text,
-    /\r\x1b\[2K✗ FAIL +claude-code +cli\/scripted\/ordering .*\[UNEXPECTED\]\n\r\x1b\[2K\[2\/10\] ✓1 ✗1 !0 –0$/,
+  assert.ok(
+    text.includes("\r\x1b[2K✗ FAIL    claude-code  cli/scripted/ordering  10ms"),
+    "the line is cleared first",
   );
+  assert.ok(text.endsWith("[UNEXPECTED]\n\r\x1b[2K[2/10] ✓1 ✗1 !0 –0"), "then the progress line is redrawn");
   reporter.testStarted(
     "codex",
     "cli/scripted/a-very-long-test-name-that-goes-on-and-on-and-on-and-on-and-on",
@@ -80,11 +81,11 @@ Deno.test("colour only when asked, and then unexpected results stand out", async
   await reporter.finish(report);
   const text = out.text();
   assert.ok(text.includes(`${ESC}[32m✓ PASS   ${ESC}[39m`));
-  assert.match(text, /\x1b\[1m\x1b\[31m\x1b\[7m UNEXPECTED \x1b\[27m\x1b\[39m\x1b\[22m/);
-  assert.match(text, /\x1b\[7m STALE expectation: listed as FAIL \x1b\[27m/);
+  assert.ok(text.includes(`${ESC}[1m${ESC}[31m${ESC}[7m UNEXPECTED ${ESC}[27m${ESC}[39m${ESC}[22m`));
+  assert.ok(text.includes(`${ESC}[7m STALE expectation: listed as FAIL ${ESC}[27m`));
 });
 
-Deno.test("pretty output is redacted and keeps one line per result", async () => {
+Deno.test("pretty output is redacted and keeps one line per result", () => {
   const out = collector();
   const reporter = new PrettyReporter({ out, isTTY: false, color: false, secrets: ["my-own-secret-1"] });
   const report = mixedReport();
