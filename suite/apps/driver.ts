@@ -1,0 +1,238 @@
+/**
+ * The MCP Apps suite driver: lists the in-iframe catalogue for an apps host and runs it with one browser and
+ * one set of servers per host run. Each launcher's tests run in that launcher's render (the one that ends
+ * with the teardown tests last); results are reported as `apps/<area>/<name>`. When the View is torn down,
+ * the teardown tests are judged from the server log.
+ *
+ * @module
+ */
+import { judgeTeardown, TEARDOWN_TEST_IDS } from "../../src/fixtures.ts";
+import type { AppsHostEntry, HostEntry } from "../../src/host.ts";
+import type { Outcome } from "../../src/outcome.ts";
+import {
+  type LauncherName,
+  outcomeStatusOf,
+  runsUnder,
+  runTestId,
+  type SubtestResult,
+  type TestMeta,
+} from "../../src/protocol.ts";
+import type { Host } from "../../src/runner/host.ts";
+import { Runner, SuiteRunInterrupted } from "../../src/runner/runner.ts";
+import type { ResultSink, RunSettings, SuiteDriver, TestCase } from "../../src/suite.ts";
+import { CATALOGUE } from "./catalogue/mod.ts";
+import { inRunOrder } from "./harness/test_api.ts";
+
+/** Launchers in render order: the main render last, because its last tests tear the View down. */
+const LAUNCH_ORDER: readonly LauncherName[] = [
+  "run_conformance_precedence",
+  "run_conformance_nocsp",
+  "run_conformance",
+];
+
+/** The catalogue's declarations, in run order. */
+function catalogue(): TestMeta[] {
+  return inRunOrder(CATALOGUE).map(({ id, name, vantage, manual, clause, caveat, launcher, draft }) => ({
+    id,
+    name,
+    vantage,
+    manual,
+    ...(clause ? { clause } : {}),
+    ...(caveat ? { caveat } : {}),
+    ...(launcher ? { launcher } : {}),
+    ...(draft ? { draft } : {}),
+  }));
+}
+
+let suiteHtml: Promise<string> | null = null;
+
+/** The suite HTML, built once per process. */
+function loadSuite(): Promise<string> {
+  suiteHtml ??= import("./build.ts").then((build) => build.loadSuiteHtml()).catch((error) => {
+    suiteHtml = null;
+    throw error;
+  });
+  return suiteHtml;
+}
+
+/** Maps one suite result onto the run's outcome model, keeping what the suite observed. */
+export function outcomeOf(result: SubtestResult, extra: Record<string, unknown> = {}): Outcome {
+  const status = outcomeStatusOf(result);
+  const details: Record<string, unknown> = {
+    suiteStatus: result.status,
+    vantage: result.vantage,
+    manual: result.manual,
+    ...(result.clause ? { clause: result.clause } : {}),
+    ...(result.caveat ? { caveat: result.caveat } : {}),
+    ...(result.value !== undefined ? { observed: result.value } : {}),
+    ...extra,
+  };
+  const fallback = status === "PASS" ? undefined : `The suite reported ${result.status} without a reason`;
+  const message = result.message ?? fallback;
+  if (status === "PASS" && message !== undefined) details.note = message;
+  return status === "PASS" ? { status, details } : { status, message: message ?? "", details };
+}
+
+/** The apps suite. */
+export const appsDriver: SuiteDriver = {
+  id: "apps",
+  accepts: (entry: HostEntry) => entry.kind !== "cli",
+  list: (_entry: HostEntry): TestCase[] =>
+    catalogue().map((meta) => ({ id: runTestId(meta.id), title: meta.name })),
+  run: (entry: HostEntry, tests: readonly TestCase[], settings: RunSettings, sink: ResultSink) =>
+    entry.kind === "cli" ? Promise.resolve() : runApps(entry, tests, settings, sink),
+};
+
+async function runApps(
+  entry: AppsHostEntry,
+  tests: readonly TestCase[],
+  settings: RunSettings,
+  sink: ResultSink,
+): Promise<void> {
+  const report = new Reporter(entry.id, tests, sink);
+  if (tests.length === 0) return;
+  if (entry.requiresLive && !settings.live) {
+    return report.all({ status: "SKIP", message: entry.requiresLive });
+  }
+  const host = entry.create();
+  try {
+    await host.setup({
+      headful: settings.headful,
+      live: settings.live,
+      trace: settings.trace,
+      artifactsDir: settings.outDir,
+      timeoutMultiplier: settings.timeoutMultiplier,
+      signal: settings.signal,
+      appHtml: loadSuite,
+    });
+  } catch (error) {
+    await host.teardown().catch(() => {});
+    const reason = messageOf(error);
+    return report.all(
+      /No Chromium found/.test(reason)
+        ? { status: "SKIP", message: reason }
+        : { status: "ERROR", message: `Host setup failed: ${reason}` },
+    );
+  }
+  try {
+    const metas = catalogue().filter((meta) => report.wants(meta.id));
+    for (const launcher of LAUNCH_ORDER) {
+      const ids = metas.filter((meta) => runsUnder(meta, launcher)).map((meta) => meta.id);
+      if (ids.length === 0 || settings.signal.aborted) continue;
+      await runRender(host, launcher, ids, settings, report);
+    }
+  } finally {
+    await host.teardown().catch(() => {});
+    report.rest({ status: "ERROR", message: "The suite stopped before this test ran" });
+  }
+}
+
+async function runRender(
+  host: Host,
+  launcher: LauncherName,
+  ids: string[],
+  settings: RunSettings,
+  report: Reporter,
+): Promise<void> {
+  const since = Date.now();
+  let bridge;
+  try {
+    bridge = await host.launch(launcher);
+  } catch (error) {
+    for (const id of ids) {
+      report.one(id, { status: "ERROR", message: `${launcher} did not render: ${messageOf(error)}` });
+    }
+    return;
+  }
+  const runner = new Runner(host, {
+    pollIntervalMs: 50,
+    timeoutMultiplier: settings.timeoutMultiplier,
+    signal: settings.signal,
+    onTestStart: (id) => report.start(id),
+    onResult: async (result) => {
+      const failed = result.status === "FAIL" || result.status === "TIMEOUT";
+      const evidence = failed && result.manual && host.keepEvidence
+        ? await host.keepEvidence(runTestId(result.id)).catch(() => [])
+        : [];
+      report.one(result.id, outcomeOf(result, evidence.length > 0 ? { screenshots: evidence } : {}));
+    },
+  });
+  try {
+    await runner.run(bridge, { ids });
+  } catch (error) {
+    if (!(error instanceof SuiteRunInterrupted)) throw error;
+    const removed = bridge.isDetached();
+    const log = host.serverLog?.();
+    for (const verdict of log ? judgeTeardown(log, removed, since) : []) {
+      if (!ids.includes(verdict.id) || report.done(verdict.id)) continue;
+      const meta = catalogue().find((candidate) => candidate.id === verdict.id)!;
+      report.one(
+        verdict.id,
+        outcomeOf({
+          ...meta,
+          status: verdict.status,
+          durationMs: 0,
+          ...(verdict.message ? { message: verdict.message } : {}),
+        }),
+      );
+    }
+    for (const id of ids) {
+      if (report.done(id)) continue;
+      const teardown = (TEARDOWN_TEST_IDS as readonly string[]).includes(id);
+      report.one(
+        id,
+        teardown && removed && !log
+          ? { status: "SKIP", message: "The View was removed and this host cannot read the server log" }
+          : { status: "ERROR", message: `The suite stopped: ${error.message}` },
+      );
+    }
+  }
+}
+
+/** Tracks which planned tests were started and finished, so every one is reported exactly once. */
+class Reporter {
+  readonly #host: string;
+  readonly #sink: ResultSink;
+  readonly #pending: Map<string, { started: number | null }>;
+
+  constructor(host: string, tests: readonly TestCase[], sink: ResultSink) {
+    this.#host = host;
+    this.#sink = sink;
+    this.#pending = new Map(tests.map((test) => [test.id.replace(/^apps\//, ""), { started: null }]));
+  }
+
+  wants(id: string): boolean {
+    return this.#pending.has(id);
+  }
+
+  done(id: string): boolean {
+    return !this.#pending.has(id);
+  }
+
+  start(id: string): void {
+    const entry = this.#pending.get(id);
+    if (entry === undefined || entry.started !== null) return;
+    entry.started = performance.now();
+    this.#sink.started(this.#host, runTestId(id));
+  }
+
+  one(id: string, outcome: Outcome): void {
+    if (!this.#pending.has(id)) return;
+    this.start(id);
+    const started = this.#pending.get(id)!.started!;
+    this.#pending.delete(id);
+    this.#sink.finished(this.#host, runTestId(id), outcome, Math.round(performance.now() - started));
+  }
+
+  all(outcome: Outcome): void {
+    this.rest(outcome);
+  }
+
+  rest(outcome: Outcome): void {
+    for (const id of [...this.#pending.keys()]) this.one(id, outcome);
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
