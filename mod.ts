@@ -8,6 +8,7 @@ export type * from "./src/host.ts";
 export type * from "./src/suite.ts";
 export type * from "./src/exec/host_runner.ts";
 export type * from "./src/normalize/events.ts";
+export * from "./src/report/mod.ts";
 export type {
   CapabilityContext,
   Host,
