@@ -23,10 +23,29 @@ export function tierOf(testId: string): string {
   return testId.split("/")[1] ?? "";
 }
 
+/**
+ * A golden path a user defines in the config file (`goldenPaths:`): a name, the built-in path it runs as, its
+ * prompt and request options. The CLI tiers add one test per host for each (e.g. the four orchestration paths
+ * of an existing orchestrator).
+ */
+export interface UserGoldenPath {
+  readonly name: string;
+  readonly mode: "streaming" | "blocking-json" | "resume" | "detached";
+  readonly prompt: string;
+  readonly options: {
+    readonly model?: string | undefined;
+    readonly agent?: string | undefined;
+    readonly tools?: readonly string[] | undefined;
+    readonly jsonSchema?: string | undefined;
+  };
+}
+
 /** Run-wide settings every driver sees. */
 export interface RunSettings {
   readonly live: boolean;
   readonly mockModel: boolean;
+  /** User-defined golden paths from the config file; none when absent. */
+  readonly goldenPaths?: readonly UserGoldenPath[];
   readonly timeoutMultiplier: number;
   readonly headful: boolean;
   readonly trace: "on" | "off" | "on-failure";

@@ -1,8 +1,9 @@
 /**
  * `kimi-code` (`kimi`, @moonshot-ai/kimi-code 2.1.0, needs Node ≥ 22.19: `hosts:install` puts one first on its
- * PATH). Pitfalls handled here: `-p` runs under the auto policy and cannot be combined with `--yolo`, so the
- * permission skip is implicit in `-p`; `--agent` cannot be combined with `--continue`, so agent selection is
- * dropped on resume. The stream carries no usage. The mock model comes in through kimi's `KIMI_MODEL_*`
+ * PATH). Pitfalls handled here: `-p` cannot be combined with `--yolo` or `--auto` (kimi exits 1), so no
+ * permission bypass can be requested in print mode: `-p` runs under kimi's own auto policy, and the runner
+ * disclaims `permissionSkip` rather than claim a bypass it cannot pass; `--agent` cannot be combined with
+ * `--continue`, so agent selection is dropped on resume. The stream carries no usage. The mock model comes in through kimi's `KIMI_MODEL_*`
  * environment overlay (an OpenAI-compatible provider), with no config file.
  *
  * @module
@@ -28,8 +29,8 @@ export const kimiCode = defineRealHost({
   binary: "kimi",
   summary: "Moonshot Kimi Code CLI (stream-json, {role} lines)",
   dialect: "kimi",
-  capabilities: capabilities("streaming", "permissionSkip", "agentSelect"),
-  capabilityMarkers: { streaming: ["stream-json"], permissionSkip: ["-p"] },
+  capabilities: capabilities("streaming", "agentSelect"),
+  capabilityMarkers: { streaming: ["stream-json"] },
   streamShape: { init: "required", terminal: "eof" },
   env: { KIMI_CODE_NO_AUTO_UPDATE: "1" },
   envAllow: ["KIMI_API_KEY", "KIMI_BASE_URL", "KIMI_CODE_HOME", "KIMI_MODEL_*"],

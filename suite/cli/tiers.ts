@@ -18,6 +18,9 @@ import type { CliHostEntry } from "../../src/host.ts";
 import type { Outcome } from "../../src/outcome.ts";
 import type { RunSettings, TestCase } from "../../src/suite.ts";
 import { behaviorTier } from "./behavior.ts";
+import { capabilitiesTier } from "./capabilities.ts";
+import { constructabilityTier } from "./constructability.ts";
+import { mockModelTier } from "./mock_model.ts";
 import { compositionTier } from "./composition.ts";
 import { scriptedTier } from "./scripted.ts";
 
@@ -38,7 +41,10 @@ export interface CliTier {
 
 /** Every CLI tier, in run order. */
 export const CLI_TIERS: readonly CliTier[] = [
+  constructabilityTier,
+  capabilitiesTier,
   behaviorTier,
   scriptedTier,
   compositionTier,
+  mockModelTier,
 ];

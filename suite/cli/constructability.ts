@@ -1,0 +1,105 @@
+/**
+ * `cli/constructability/<golden-path>`: can the runner build a valid invocation for each golden path? For
+ * every host × golden path (the five standard ones plus the user's own from the config file):
+ * SKIP "stub host"; SKIP "golden path unsupported" with the runner's reason; SKIP "binary absent" when the
+ * binary is neither installed, on PATH nor named by `CONFORMANCE_<HOST>_BIN`; FAIL when the invocation is
+ * malformed (empty binary or argv, an empty or non-string argument, a prompt path whose prompt is missing from
+ * argv); otherwise PASS. No host process is started.
+ *
+ * @module
+ */
+import { binEnvName } from "../../src/exec/find_executable.ts";
+import {
+  GOLDEN_PATHS,
+  type GoldenPath,
+  type HostInvocation,
+  type InvocationRequest,
+} from "../../src/exec/host_runner.ts";
+import type { CliHostEntry } from "../../src/host.ts";
+import { fail, type Outcome, pass, skip } from "../../src/outcome.ts";
+import type { RunSettings, TestCase, UserGoldenPath } from "../../src/suite.ts";
+import type { CliTier } from "./tiers.ts";
+
+const PREFIX = "cli/constructability/";
+
+/** The prompt the tier builds with: recognisable, so its presence in argv can be checked. */
+export const CONSTRUCT_PROMPT = "Reply with exactly: OK";
+
+/** Golden paths a test id may name: the standard ones, then the user's own by name. */
+function pathsFor(settings: Pick<RunSettings, "goldenPaths">): string[] {
+  return [...GOLDEN_PATHS, ...(settings.goldenPaths ?? []).map((path) => path.name)];
+}
+
+/** The built-in path and request a (standard or user-defined) golden path runs as. */
+export function resolveGoldenPath(
+  name: string,
+  settings: Pick<RunSettings, "goldenPaths">,
+): { path: GoldenPath; request: InvocationRequest } {
+  const user: UserGoldenPath | undefined = settings.goldenPaths?.find((path) => path.name === name);
+  if (!user) return { path: name, request: { prompt: CONSTRUCT_PROMPT } };
+  const options = user.options;
+  const request: InvocationRequest = {
+    prompt: user.prompt,
+    ...(options.model !== undefined ? { model: options.model } : {}),
+    ...(options.agent !== undefined ? { agent: options.agent } : {}),
+    ...(options.tools !== undefined ? { tools: options.tools } : {}),
+    ...(options.jsonSchema !== undefined ? { jsonSchema: options.jsonSchema } : {}),
+  };
+  return { path: user.mode, request };
+}
+
+/** What is wrong with an invocation, or an empty list. */
+export function invocationProblems(invocation: HostInvocation, path: GoldenPath, prompt: string): string[] {
+  const problems: string[] = [];
+  if (typeof invocation.binary !== "string" || invocation.binary.trim() === "") problems.push("empty binary");
+  if (!Array.isArray(invocation.args) || invocation.args.length === 0) problems.push("empty argv");
+  invocation.args.forEach((arg, index) => {
+    if (typeof arg !== "string") problems.push(`argument ${index} is ${typeof arg}, not a string`);
+    else if (arg === "") problems.push(`argument ${index} is an empty string`);
+  });
+  if (path !== "version-check" && !invocation.args.some((arg) => arg.includes(prompt))) {
+    problems.push(`the prompt ${JSON.stringify(prompt)} is not in argv`);
+  }
+  for (const [name, value] of Object.entries(invocation.env)) {
+    if (typeof value !== "string") problems.push(`env ${name} is ${typeof value}, not a string`);
+  }
+  return problems;
+}
+
+/** The constructability tier. */
+export const constructabilityTier: CliTier = {
+  name: "constructability",
+  timeoutMs: 15_000,
+  list(_entry: CliHostEntry, settings: Pick<RunSettings, "live" | "mockModel" | "goldenPaths">): TestCase[] {
+    return pathsFor(settings).map((path) => ({ id: `${PREFIX}${path}` }));
+  },
+  async run(entry, test, settings): Promise<Outcome> {
+    const { runner } = entry;
+    const name = test.id.slice(PREFIX.length);
+    if (runner.stub) return skip(`stub host: ${runner.stub}`);
+    const { path, request } = resolveGoldenPath(name, settings);
+    if (!runner.goldenPaths.includes(path)) {
+      const reasons = (runner as { unsupportedPaths?: Readonly<Record<string, string | undefined>> })
+        .unsupportedPaths;
+      return skip(`golden path "${path}" unsupported by ${runner.name}: ${reasons?.[path] ?? "no builder"}`);
+    }
+    const binary = await runner.detect();
+    if (binary === null) {
+      return skip(
+        `binary absent: "${runner.binary}" is not installed (deno task hosts:install), not on PATH, ` +
+          `and ${binEnvName(runner.name)} is unset`,
+      );
+    }
+    let invocation: HostInvocation;
+    try {
+      invocation = runner.build(path, { ...request, workingDir: Deno.cwd() });
+    } catch (error) {
+      return fail(
+        `building the "${path}" invocation threw: ${error instanceof Error ? error.message : error}`,
+      );
+    }
+    const problems = invocationProblems(invocation, path, request.prompt);
+    const details = { binary: invocation.binary, args: [...invocation.args], path };
+    return problems.length > 0 ? fail(problems.join("; "), details) : pass(details);
+  },
+};
