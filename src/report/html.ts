@@ -32,6 +32,7 @@ fieldset{display:inline-block;border:1px solid #ccc;margin:0 .5rem .8rem 0;paddi
 label{margin-right:.6rem;white-space:nowrap}
 table{border-collapse:collapse;margin-bottom:1rem}
 th,td{border:1px solid #ddd;padding:.2rem .5rem}
+th[scope=row]{text-align:left;font-weight:normal}
 td.mark{text-align:center;font-weight:bold}
 td.mark a{text-decoration:none;color:inherit}
 td.off{opacity:.15}
@@ -174,6 +175,8 @@ export function renderHtml(report: RunReport, secrets: readonly string[] = []): 
       ? ' <span class="bad">UNEXPECTED</span>'
       : verdict === "stale"
       ? ` <span class="stale">STALE expectation: listed as ${result.expected}</span>`
+      : result.expected !== "PASS"
+      ? ` <span class="tag">known failure: expected ${result.expected}</span>`
       : "";
     out.push(
       `<details id="r${index}" data-result data-host="${escapeHtml(result.host)}" ` +
