@@ -64,10 +64,11 @@ Examples
   conformance board shard-1/report.json shard-2/report.json --out board.md
   conformance board today.json --diff yesterday.json`;
 
-const PARSE = `Usage: conformance parse --host H [FILE|-]
+const PARSE = `Usage: conformance parse --host H [--exit-code N] [FILE|-]
 
 Normalises a recorded agent-CLI stream (JSON lines, as the host printed them) into the shared event set and
-prints one JSON event per line. Reads standard input when FILE is "-" or absent.
+prints one JSON event per line. Reads standard input when FILE is "-" or absent. --exit-code gives the recorded
+exit code, for hosts whose stream ends at EOF (their terminal depends on it; default 0).
 
 Example
   claude -p "hi" --output-format stream-json --verbose | conformance parse --host claude-code`;
@@ -78,10 +79,12 @@ The built-in fake agent CLI. It prints the wire sequence scripted by an "@@fake 
 (the argument containing "@@fake", else the last argument), or a short default run. See the README's
 "Fake host directive language".`;
 
-const SERVE = `Usage: conformance serve [--listen 127.0.0.1:PORT] [--allow-origin ORIGIN]…
+const SERVE =
+  `Usage: conformance serve [--listen 127.0.0.1:PORT] [--allow-origin ORIGIN]… [--allow-host NAME]…
 
 Starts the conformance MCP server (Streamable HTTP) so you can add it to a real MCP Apps host as a connector.
-Binds loopback by default; requests whose Origin or Host is not allowed are rejected.
+Binds loopback by default; requests whose Origin or Host is not allowed are rejected. --allow-origin admits a
+product's browser origin, --allow-host a tunnel's public host name.
 
 Example
   conformance serve --listen 127.0.0.1:8765`;

@@ -3,23 +3,61 @@
  *
  * @module
  */
-import { EXIT, NotBuiltError } from "../errors.ts";
-import { type CommandSpec, parseCommandLine } from "./args.ts";
+import { EXIT, UsageError } from "../errors.ts";
+import { EMPTY_CONFIG, loadConfig } from "../config.ts";
+import { eventsToJsonLines, parseStream } from "../normalize/parse.ts";
+import { type CommandSpec, parseCommandLine, stringFlag } from "./args.ts";
 import { HELP } from "./help.ts";
+import { knownHosts, resolveHosts } from "./hosts.ts";
 import type { CliIo } from "./io.ts";
 
 const SPEC: CommandSpec = {
   name: "parse",
-  flags: { host: { type: "string" } },
+  flags: { host: { type: "string" }, config: { type: "string" }, "exit-code": { type: "string" } },
   positionals: { min: 0, max: 1, what: "at most one FILE (or - for standard input)" },
 };
 
 /** The `parse` subcommand. */
-export function parseCommand(args: string[], io: CliIo): Promise<number> {
+export async function parseCommand(
+  args: string[],
+  io: CliIo,
+  stdin: ReadableStream<Uint8Array> = Deno.stdin.readable,
+): Promise<number> {
   const parsed = parseCommandLine(SPEC, args);
   if (parsed.help) {
     io.out(`${HELP.parse}\n`);
-    return Promise.resolve(EXIT.ok);
+    return EXIT.ok;
   }
-  throw new NotBuiltError("conformance parse", "issue 4");
+  const name = stringFlag(parsed, "host");
+  if (name === undefined) {
+    throw new UsageError(
+      `"conformance parse" needs --host H to pick the stream dialect, e.g. --host claude-code`,
+    );
+  }
+  const configPath = stringFlag(parsed, "config");
+  const [entry] = resolveHosts([name], knownHosts(configPath ? await loadConfig(configPath) : EMPTY_CONFIG));
+  if (entry!.kind !== "cli") {
+    throw new UsageError(`Host "${name}" is a ${entry!.kind} host: "parse" reads agent-CLI streams only`);
+  }
+  const exitCodeText = stringFlag(parsed, "exit-code");
+  const exitCode = exitCodeText === undefined ? 0 : Number(exitCodeText);
+  if (!Number.isInteger(exitCode)) {
+    throw new UsageError(
+      `Invalid --exit-code "${exitCodeText}": give the recorded exit code as a whole number`,
+    );
+  }
+  const file = parsed.positionals[0] ?? "-";
+  let text: string;
+  if (file === "-") {
+    text = await new Response(stdin).text();
+  } else {
+    try {
+      text = await Deno.readTextFile(file);
+    } catch (error) {
+      const why = error instanceof Deno.errors.NotFound ? "does not exist" : "cannot be read";
+      throw new UsageError(`Stream file "${file}" ${why}`);
+    }
+  }
+  io.out(eventsToJsonLines(parseStream(entry!.runner, text, { exitCode })));
+  return EXIT.ok;
 }

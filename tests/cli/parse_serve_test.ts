@@ -1,0 +1,76 @@
+import assert from "node:assert/strict";
+import { runCli } from "../../src/cli/mod.ts";
+import { memoryIo } from "../../src/cli/io.ts";
+import { serveCommand } from "../../src/cli/serve.ts";
+import { parseCommand } from "../../src/cli/parse.ts";
+
+const fixture = (host: string) =>
+  new URL(`../fixtures/cli/${host}/mock-ok/stdout.jsonl`, import.meta.url).pathname;
+
+Deno.test("conformance parse prints one JSON event per line, ending in a success terminal", async () => {
+  for (const host of ["claude-code", "gemini", "qwen"]) {
+    const io = memoryIo();
+    assert.equal(await runCli(["parse", "--host", host, fixture(host)], io), 0);
+    const events = io.stdout.trimEnd().split("\n").map((line) => JSON.parse(line));
+    assert.ok(events.length >= 2, host);
+    assert.equal(events[0].kind, "init", host);
+    assert.deepEqual([events.at(-1).kind, events.at(-1).status], ["terminal", "success"], host);
+    assert.ok(events.every((e, i) => e.seq === i && e.host === host), host);
+  }
+});
+
+Deno.test("conformance parse reads standard input and reports a bad file or host as a usage error", async () => {
+  const io = memoryIo();
+  const stdin = new Blob(['{"type":"system","subtype":"init","session_id":"s","model":"m"}\nnot json\n'])
+    .stream();
+  assert.equal(await parseCommand(["--host", "claude-code", "-"], io, stdin), 0);
+  const kinds = io.stdout.trimEnd().split("\n").map((line) => JSON.parse(line).kind);
+  assert.deepEqual(kinds.slice(0, 2), ["init", "unparsed"]);
+  await assert.rejects(
+    () => runCli(["parse", "--host", "claude-code", "/nonexistent.jsonl"], memoryIo()),
+    /does not exist/,
+  );
+  await assert.rejects(() => runCli(["parse", "x.jsonl"], memoryIo()), /needs --host/);
+  await assert.rejects(() => runCli(["parse", "--host", "reference", "x"], memoryIo()), /web host/);
+  await assert.rejects(
+    () => runCli(["parse", "--host", "qwen", "--exit-code", "x", "-"], memoryIo()),
+    /--exit-code/,
+  );
+});
+
+Deno.test("conformance serve answers an MCP tools/list on loopback and stops on abort", async () => {
+  const io = memoryIo();
+  const controller = new AbortController();
+  const served = serveCommand(["--listen", "127.0.0.1:0"], io, controller.signal);
+  let url: string | undefined;
+  for (let i = 0; i < 600 && !url; i++) {
+    url = /listening on (\S+)/.exec(io.stdout)?.[1];
+    if (!url) await new Promise((r) => setTimeout(r, 50));
+  }
+  try {
+    assert.ok(url, "the server printed its URL");
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    const body = await response.text();
+    assert.equal(response.status, 200, body);
+    assert.match(body, /run_conformance/);
+    const foreign = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: "https://evil.example" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }),
+    });
+    await foreign.body?.cancel();
+    assert.equal(foreign.status, 403);
+  } finally {
+    controller.abort();
+    assert.equal(await served, 0);
+  }
+  await assert.rejects(
+    () => runCli(["serve", "--listen", "nowhere"], memoryIo()),
+    /Invalid --listen "nowhere"/,
+  );
+  await assert.rejects(() => runCli(["serve", "--allow-origin", "not a url"], memoryIo()), /--allow-origin/);
+});
