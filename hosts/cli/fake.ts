@@ -1,7 +1,7 @@
 /**
- * `fake`: the built-in fake host (`conformance fake-host`) driven the way an orchestrator drives claude: the
- * prompt as the only positional argument, automation variables in the environment, streaming and structured
- * output claimed. Its twin `fake-minimal` disagrees on all three on purpose (composition tier).
+ * `fake`: the built-in fake host (`conformance fake-host`) driven the way an orchestrator drives claude: an
+ * explicit `--output-format stream-json` and the prompt as the only positional argument, automation variables
+ * in the environment, streaming and structured output claimed. Its twin `fake-minimal` disagrees on all three on purpose (composition tier).
  *
  * @module
  */
@@ -31,6 +31,7 @@ export const fakeRunner: HostRunner = {
   streamShape: { init: "required", terminal: "event" },
   goldenPaths: ["streaming", "blocking-json", "version-check"],
   scripted: true,
+  capabilityMarkers: { streaming: ["stream-json"] },
   detect: () => Promise.resolve(fakeHostCommand().binary),
   build(path: GoldenPath, request: InvocationRequest): HostInvocation {
     const self = fakeHostCommand();
@@ -42,7 +43,7 @@ export const fakeRunner: HostRunner = {
         request.prompt,
       ]
       : path === "streaming"
-      ? [request.prompt]
+      ? ["--output-format", "stream-json", request.prompt]
       : unsupported(path);
     return Object.freeze({
       binary: self.binary,

@@ -33,6 +33,11 @@ export interface ExecuteOptions {
   readonly wallTimeoutMs?: number;
   /** Longest silence (no byte on stdout or stderr) allowed. Default: none. */
   readonly idleTimeoutMs?: number;
+  /**
+   * Longest silence allowed before the first byte, when a slow start should not count as idle. Default: the
+   * idle timeout (silence from the spawn on counts as idle).
+   */
+  readonly startupTimeoutMs?: number;
   /** After the terminal event or EOF, how long the process may take to exit before its group is killed. */
   readonly postStreamGraceMs?: number;
   /** Between SIGTERM and SIGKILL. 0 sends SIGKILL at once. Default 2 000. */
@@ -161,10 +166,15 @@ async function run(
   options.signal?.addEventListener("abort", onAbort, { once: true });
   const wallTimer = setTimeout(() => stop("wall"), limits.wallTimeoutMs);
   let lastByte = performance.now();
-  const onBytes = () => lastByte = performance.now();
+  let anyByte = false;
+  const onBytes = () => {
+    lastByte = performance.now();
+    anyByte = true;
+  };
+  const startupMs = options.startupTimeoutMs ?? limits.idleTimeoutMs;
   const idleTimer = Number.isFinite(limits.idleTimeoutMs)
     ? setInterval(() => {
-      if (performance.now() - lastByte > limits.idleTimeoutMs) stop("idle");
+      if (performance.now() - lastByte > (anyByte ? limits.idleTimeoutMs : startupMs)) stop("idle");
     }, Math.max(10, Math.min(200, limits.idleTimeoutMs / 5)))
     : undefined;
 

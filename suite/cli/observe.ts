@@ -17,6 +17,7 @@ export const GOLDEN_PROMPT = "Reply with exactly: OK";
 export interface ObserveLimits {
   readonly wallTimeoutMs?: number;
   readonly idleTimeoutMs?: number;
+  readonly startupTimeoutMs?: number;
   readonly postStreamGraceMs?: number;
   readonly killGraceMs?: number;
   readonly maxLineBytes?: number;
@@ -51,6 +52,7 @@ export function observe(options: ObserveOptions): Promise<Observation> {
   const limits = {
     wallTimeoutMs: scaled(options.wallTimeoutMs ?? 30_000),
     idleTimeoutMs: scaled(options.idleTimeoutMs),
+    startupTimeoutMs: scaled(options.startupTimeoutMs),
     postStreamGraceMs: scaled(options.postStreamGraceMs ?? 5_000),
     killGraceMs: scaled(options.killGraceMs ?? 1_000),
     maxLineBytes: options.maxLineBytes,

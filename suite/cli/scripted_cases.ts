@@ -83,8 +83,8 @@ export const SCRIPTED_CASES: readonly ScriptedCase[] = [
   {
     name: "idle-timeout",
     script: [INIT, "text working", "sleep 30", "result in=1 out=1"],
-    // Idle time counts from the spawn too, so the limit leaves room for a slow start on a loaded machine.
-    limits: { idleTimeoutMs: 1_000 },
+    // The start gets its own allowance so that a slow start on a loaded machine cannot pass for idleness.
+    limits: { idleTimeoutMs: 500, startupTimeoutMs: 20_000 },
     expect: { kinds: ["init", "text"], text: ["working"], stopped: "idle", ...STOPPED },
   },
   {
