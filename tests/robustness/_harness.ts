@@ -1,0 +1,189 @@
+/**
+ * Test helpers that run the `conformance` command as a real subprocess, in its own process group, tagged with
+ * a fresh {@linkcode RUN_ID_ENV} so every process it starts can be found afterwards in `/proc/<pid>/environ`,
+ * and that sample its peak memory (VmHWM) while it runs.
+ *
+ * @module
+ */
+import { RUN_ID_ENV } from "../../src/exec/env.ts";
+import { SOURCE_PERMISSIONS } from "../../src/exec/self.ts";
+
+const MAIN_TS = decodeURIComponent(new URL("../../main.ts", import.meta.url).pathname);
+
+/** The argv that runs `conformance ARGS…` from source with the task's permissions. */
+export function conformanceArgv(args: readonly string[]): { binary: string; args: string[] } {
+  return { binary: Deno.execPath(), args: ["run", "--quiet", ...SOURCE_PERMISSIONS, MAIN_TS, ...args] };
+}
+
+/** A running `conformance` process; disposing it kills its group and every tagged survivor. */
+export interface HarnessProcess extends AsyncDisposable {
+  /** The harness pid, which is also its process group id. */
+  readonly pid: number;
+  /** The run id every process of this run carries in its environment. */
+  readonly runId: string;
+  /** Resolves when the harness exits, with its output. */
+  readonly done: Promise<HarnessExit>;
+  /** The highest VmHWM (peak resident set) sampled so far, in bytes; sampling runs until exit. */
+  peakRssBytes(): number;
+}
+
+/** How the harness ended. */
+export interface HarnessExit {
+  readonly code: number;
+  readonly signal: Deno.Signal | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Options of {@linkcode spawnHarness}. */
+export interface SpawnHarnessOptions {
+  /** Extra environment over the test's own. */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Between VmHWM samples. Default 25 ms. */
+  readonly sampleMs?: number;
+}
+
+/**
+ * Starts `conformance ARGS…` detached (its own process group, like a shell job), stdin closed.
+ *
+ * @example
+ * ```ts ignore
+ * await using harness = spawnHarness(["run", "--host", "fake"]);
+ * const exit = await harness.done;
+ * ```
+ */
+export function spawnHarness(args: readonly string[], options: SpawnHarnessOptions = {}): HarnessProcess {
+  const runId = `soak-${crypto.randomUUID()}`;
+  const argv = conformanceArgv(args);
+  const child = new Deno.Command(argv.binary, {
+    args: argv.args,
+    env: { NO_COLOR: "1", ...options.env, [RUN_ID_ENV]: runId },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    detached: true,
+  }).spawn();
+  const pid = child.pid;
+  const sampler = sampleVmHwm(pid, options.sampleMs ?? 25);
+  const done = (async (): Promise<HarnessExit> => {
+    const [status, stdout, stderr] = await Promise.all([
+      child.status,
+      new Response(child.stdout).text(),
+      new Response(child.stderr).text(),
+    ]);
+    await sampler.stopped;
+    return { code: status.code, signal: status.signal, stdout, stderr };
+  })();
+  const dispose = async () => {
+    try {
+      Deno.kill(-pid, "SIGKILL");
+    } catch {
+      // Already gone: the normal case.
+    }
+    await done.catch(() => {});
+    sampler.stop();
+    killProcesses(await processesTagged(runId));
+  };
+  return { pid, runId, done, peakRssBytes: () => sampler.peak, [Symbol.asyncDispose]: dispose };
+}
+
+/** A running VmHWM sampler: `peak` only grows; `stopped` resolves once the process is gone. */
+interface VmHwmSampler {
+  readonly peak: number;
+  readonly stopped: Promise<void>;
+  stop(): void;
+}
+
+/**
+ * Samples the peak resident set (VmHWM, a high-water mark) of `pid` every `intervalMs` until it exits. Deno
+ * refuses to read `/proc` without --allow-all, so one small shell loop reads it and streams the values.
+ */
+function sampleVmHwm(pid: number, intervalMs: number): VmHwmSampler {
+  const script = `while grep '^VmHWM:' "/proc/$1/status" 2>/dev/null; do sleep "$2"; done`;
+  const child = new Deno.Command("sh", {
+    args: ["-c", script, "sh", String(pid), String(intervalMs / 1000)],
+    stdin: "null",
+    stdout: "piped",
+    stderr: "null",
+    detached: true,
+  }).spawn();
+  const sampler = {
+    peak: 0,
+    stopped: Promise.resolve(),
+    stop() {
+      try {
+        Deno.kill(-child.pid, "SIGKILL");
+      } catch {
+        // Already gone.
+      }
+    },
+  };
+  sampler.stopped = (async () => {
+    const text = child.stdout.pipeThrough(new TextDecoderStream());
+    let rest = "";
+    for await (const chunk of text) {
+      const lines = (rest + chunk).split("\n");
+      rest = lines.pop() ?? "";
+      for (const line of lines) {
+        const kb = Number(/(\d+)\s*kB/.exec(line)?.[1] ?? 0);
+        if (kb * 1024 > sampler.peak) sampler.peak = kb * 1024;
+      }
+    }
+    await child.status;
+  })();
+  return sampler;
+}
+
+/** A process found by {@linkcode processesTagged}. */
+export interface TaggedProcess {
+  readonly pid: number;
+  /** Its command line, for the failure message. */
+  readonly command: string;
+  /** Its `ps` state (zombies are not listed: their environment is gone). */
+  readonly state: string;
+}
+
+/**
+ * Every live process whose environment carries `RUN_ID_ENV=runId`. Linux only: `grep -z` reads
+ * `/proc/<pid>/environ` (which needs the same user, or root) because Deno refuses `/proc` without --allow-all.
+ */
+export async function processesTagged(runId: string): Promise<TaggedProcess[]> {
+  const marker = `${RUN_ID_ENV}=${runId}`;
+  const grep = await new Deno.Command("sh", {
+    args: ["-c", 'grep -lzxF -e "$1" /proc/[0-9]*/environ 2>/dev/null; true', "sh", marker],
+    stdin: "null",
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  const pids = new TextDecoder().decode(grep.stdout).split("\n")
+    .map((path) => Number(/^\/proc\/(\d+)\/environ$/.exec(path)?.[1]))
+    .filter((pid) => Number.isSafeInteger(pid) && pid > 0);
+  if (pids.length === 0) return [];
+  const ps = await new Deno.Command("ps", {
+    args: ["-o", "pid=,stat=,args=", "-p", pids.join(",")],
+    stdin: "null",
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  return new TextDecoder().decode(ps.stdout).split("\n").flatMap((line) => {
+    const match = /^\s*(\d+)\s+(\S+)\s*(.*)$/.exec(line);
+    if (!match || match[2]!.startsWith("Z")) return [];
+    return [{ pid: Number(match[1]), state: match[2]!, command: match[3]!.slice(0, 200) }];
+  });
+}
+
+/** SIGKILLs the given processes (found by their run tag, so ours); ignores those already gone. */
+export function killProcesses(processes: readonly TaggedProcess[]): void {
+  for (const { pid } of processes) {
+    try {
+      Deno.kill(pid, "SIGKILL");
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+/** Text for a failure message: the survivors, one per line. */
+export function describeSurvivors(processes: readonly TaggedProcess[]): string {
+  return processes.map((p) => `  pid ${p.pid} [${p.state}] ${p.command}`).join("\n");
+}
