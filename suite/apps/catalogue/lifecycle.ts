@@ -14,9 +14,19 @@ const TOOL_DATA_WAIT_MS = 5_000;
 /** Quiet time after the tool result, to catch late or duplicate notifications. */
 const SETTLE_MS = 300;
 
+const settled = new WeakMap<SuiteEnv, Promise<unknown>>();
+
+/** The tool data once the result arrived (or the wait ran out) and the channel was quiet for a moment. */
 async function settledToolData(env: SuiteEnv) {
-  const result = await env.recorder.next("toolresult", { timeoutMs: TOOL_DATA_WAIT_MS });
-  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+  if (!settled.has(env)) {
+    settled.set(
+      env,
+      env.recorder.next("toolresult", { timeoutMs: TOOL_DATA_WAIT_MS })
+        .then(() => new Promise((resolve) => setTimeout(resolve, SETTLE_MS))),
+    );
+  }
+  await settled.get(env);
+  const result = env.recorder.events.toolresult[0];
   return { input: env.recorder.events.toolinput, result, partials: env.recorder.events.toolinputpartial };
 }
 
