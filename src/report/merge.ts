@@ -39,6 +39,11 @@ export interface SourcedReport {
 export function mergeReports(inputs: readonly SourcedReport[]): RunReport {
   const first = inputs[0];
   if (!first) throw new ReportError("No report to merge: pass at least one report.json");
+  const sources = inputs.map((input) => input.source);
+  const twice = sources.find((source, index) => sources.indexOf(source) !== index);
+  if (twice !== undefined) {
+    throw new ReportError(`Report "${twice}" is given twice: pass each shard or host report once`, twice);
+  }
   for (const input of inputs) {
     if (input.report.run.suite !== first.report.run.suite) {
       throw new ReportError(

@@ -82,7 +82,7 @@ Deno.test("buildBoard says clearly what is wrong with its input", async () => {
     await boardError({ reports: [paths.shard1, broken] }),
     /^Report ".*broken\.json" is not valid JSON/,
   );
-  assert.match(await boardError({ reports: [paths.shard1, paths.shard1] }), /appears in both/);
+  assert.match(await boardError({ reports: [paths.shard1, paths.shard1] }), /is given twice/);
   assert.match(await boardError({ reports: [paths.shard1], diff: missing }), /nope\.json" not found/);
 });
 
