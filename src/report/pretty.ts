@@ -20,7 +20,7 @@ export interface PrettyOptions {
   isTTY: boolean;
   /** ANSI colour; callers turn it off for `NO_COLOR` and non-terminals. */
   color: boolean;
-  /** Terminal width for the progress line; 100 when unknown. */
+  /** Terminal width for the progress line; by default the console's current width, else 80. */
   columns?: number;
   /** Secret values to redact besides the built-in shapes. */
   secrets?: readonly string[];
@@ -153,7 +153,7 @@ export class PrettyReporter implements Reporter {
     const current = this.#running.at(-1);
     const more = this.#running.length > 1 ? ` (+${this.#running.length - 1})` : "";
     const head = `[${done}/${this.#total}] `;
-    const width = this.#options.columns ?? 100;
+    const width = this.#options.columns ?? consoleColumns();
     // Visible width of the counts, without colour codes.
     const countsWidth =
       `✓${s.passed} ✗${s.failed + s.timedOut + s.errored} !${s.warned} –${s.skipped}`.length;
@@ -178,6 +178,15 @@ export class PrettyReporter implements Reporter {
   #style(style: Style, text: string): string {
     if (!this.#options.color || style === "reset") return text;
     return styleText(style, text, { validateStream: false });
+  }
+}
+
+/** The terminal's width now (it may have been resized), or 80 when there is no console. */
+function consoleColumns(): number {
+  try {
+    return Deno.consoleSize().columns || 80;
+  } catch {
+    return 80;
   }
 }
 
