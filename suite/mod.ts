@@ -5,6 +5,7 @@
  */
 import type { SuiteDriver } from "../src/suite.ts";
 import { cliDriver } from "./cli/driver.ts";
+import { appsDriver } from "./apps/driver.ts";
 
 /** All suites, in run order. */
-export const SUITES: readonly SuiteDriver[] = [cliDriver];
+export const SUITES: readonly SuiteDriver[] = [cliDriver, appsDriver];

@@ -91,6 +91,11 @@ export class ReferenceHost extends BrowserHost {
     return this.bridge;
   }
 
+  /** Every loopback URL this host listens on while set up (for tests proving they close). */
+  get endpoints(): readonly string[] {
+    return this.#listeners?.endpoints ?? [];
+  }
+
   /** What the conformance MCP server saw (the server vantage, read directly in local mode). */
   serverLog(): ServerLog {
     if (this.#listeners === null) throw new Error(`Host "${this.id}" is not set up`);
@@ -148,9 +153,15 @@ export class ReferenceHost extends BrowserHost {
       this.page.waitForEvent("download", { timeout: 10_000 }),
       button.click(),
     ]);
-    const path = await download.path();
-    const content = await Deno.readTextFile(path);
-    return { ok: true, value: { filename: download.suggestedFilename(), content } };
+    // The browser runs behind a connection, so the file is copied out rather than read in place.
+    const copy = await Deno.makeTempFile({ prefix: "conformance-download-" });
+    try {
+      await download.saveAs(copy);
+      const content = await Deno.readTextFile(copy);
+      return { ok: true, value: { filename: download.suggestedFilename(), content } };
+    } finally {
+      await Deno.remove(copy).catch(() => {});
+    }
   }
 
   /** Whether the host opened `url` in a new tab (now or within the deadline). */

@@ -13,14 +13,25 @@ import {
   type LauncherName,
   TRIGGER_TEST_ID,
 } from "../protocol.ts";
-import { launchChromium, type LaunchedBrowser } from "./chromium.ts";
+import { launchChromium } from "./chromium.ts";
 import type { CapabilityContext, Host, HostSetupOptions, RequestOf, SuiteBridge } from "./host.ts";
 import type { FrameSuiteBridge } from "./suite_bridge.ts";
+
+/** The browser a {@linkcode BrowserHost} drives: its context, and how to let go of it. */
+export interface BrowserSession {
+  readonly context: BrowserContext;
+  /** The page to drive when the browser opened one already (a persistent profile's first tab). */
+  readonly page?: Page;
+  /** The browser's pid (its process group), when this process started it. */
+  readonly pid: number | null;
+  /** Closes the browser and waits until its processes are gone. */
+  close(): Promise<void>;
+}
 
 /** The shared Playwright host; subclasses implement {@linkcode BrowserHost.open} and `launch`. */
 export abstract class BrowserHost implements Host {
   abstract readonly id: string;
-  #launched: LaunchedBrowser | null = null;
+  #launched: BrowserSession | null = null;
   #context: BrowserContext | null = null;
   #page: Page | null = null;
   #options: HostSetupOptions | null = null;
@@ -53,21 +64,33 @@ export abstract class BrowserHost implements Host {
   /** Launches the browser, opens one page with console capture, and calls {@linkcode BrowserHost.open}. */
   async setup(options: HostSetupOptions): Promise<void> {
     this.#options = options;
-    this.#launched = await launchChromium({ headful: options.headful });
     try {
-      this.#context = await this.#launched.browser.newContext({
-        acceptDownloads: true,
-        colorScheme: "light",
-      });
+      this.#launched = await this.startBrowser(options);
+      this.#context = this.#launched.context;
       if (options.trace !== "off" && options.artifactsDir !== null) {
         await this.#context.tracing.start({ screenshots: true, snapshots: true });
       }
-      this.#page = await this.#context.newPage();
+      this.#page = this.#launched.page ?? await this.#context.newPage();
       this.#page.on("console", (message) => this.#console.push(`${message.type()}: ${message.text()}`));
       this.#page.on("pageerror", (error) => this.#console.push(`pageerror: ${error.message}`));
       await this.open(this.#page);
     } catch (error) {
       await this.teardown();
+      throw error;
+    }
+  }
+
+  /**
+   * Starts the browser this host drives. The default launches a fresh Chromium with a throwaway context; a
+   * host that needs a persistent, signed-in profile overrides it.
+   */
+  protected async startBrowser(options: HostSetupOptions): Promise<BrowserSession> {
+    const launched = await launchChromium({ headful: options.headful });
+    try {
+      const context = await launched.browser.newContext({ acceptDownloads: true, colorScheme: "light" });
+      return { context, pid: launched.pid, close: () => launched.close() };
+    } catch (error) {
+      await launched.close();
       throw error;
     }
   }

@@ -7,8 +7,12 @@
 import type { Browser } from "playwright-core";
 import { loadPlaywright } from "./playwright.ts";
 
-/** The flags every launch uses: no sandbox (root in containers), no GPU, no background traffic. */
+/**
+ * The flags every launch uses: no sandbox (root in containers), no GPU, no background traffic, and no crashpad
+ * handler (it daemonizes out of the browser's process group, so the group check could not see it).
+ */
 export const CHROMIUM_ARGS: readonly string[] = [
+  "--disable-crashpad-for-testing",
   "--no-sandbox",
   "--disable-gpu",
   "--disable-background-networking",

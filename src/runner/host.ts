@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { ServerLog } from "../fixtures.ts";
 import type {
   CapabilityKind,
   CapabilityRequest,
@@ -68,6 +69,11 @@ export interface Host extends HostCapabilities {
    * the bridge to the suite in the new View. A previous View may be torn down first.
    */
   launch(launcher: LauncherName): Promise<SuiteBridge>;
+  /**
+   * What the conformance MCP server saw, for hosts that run it themselves (the server vantage read directly;
+   * it judges the teardown tests once the View is gone).
+   */
+  serverLog?(): ServerLog;
   /** Keeps evidence for a failed manual test (a screenshot); returns the files written. */
   keepEvidence?(testId: string): Promise<string[]>;
   teardown(): Promise<void>;

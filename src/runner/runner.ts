@@ -27,8 +27,10 @@ export interface RunnerOptions {
   /** Scales every deadline (`--timeout-multiplier`). */
   readonly timeoutMultiplier?: number;
   readonly signal?: AbortSignal;
-  /** Called once per new result, as soon as the suite reports it. */
-  readonly onResult?: (result: SubtestResult) => void;
+  /** Called when the suite moves on to another test. */
+  readonly onTestStart?: (id: string) => void;
+  /** Called once per new result, as soon as the suite reports it; the loop waits for it (evidence capture). */
+  readonly onResult?: (result: SubtestResult) => void | Promise<void>;
   /** Called before each request is serviced (for progress lines and tracing). */
   readonly onRequest?: (request: CapabilityRequest, runningId: string) => void;
 }
@@ -65,7 +67,8 @@ export class Runner {
   readonly #requestTimeoutMs: number;
   readonly #multiplier: number;
   readonly #signal: AbortSignal | undefined;
-  readonly #onResult: ((result: SubtestResult) => void) | undefined;
+  readonly #onResult: ((result: SubtestResult) => void | Promise<void>) | undefined;
+  readonly #onTestStart: ((id: string) => void) | undefined;
   readonly #onRequest: ((request: CapabilityRequest, runningId: string) => void) | undefined;
 
   /** A Runner for `host`; see {@linkcode RunnerOptions} for the defaults. */
@@ -77,6 +80,7 @@ export class Runner {
     this.#requestTimeoutMs = (options.requestTimeoutMs ?? 30_000) * this.#multiplier;
     this.#signal = options.signal;
     this.#onResult = options.onResult;
+    this.#onTestStart = options.onTestStart;
     this.#onRequest = options.onRequest;
   }
 
@@ -102,10 +106,11 @@ export class Runner {
       }
       if (poll.state !== "idle") {
         results = poll.results;
-        for (; seen < results.length; seen++) this.#onResult?.(results[seen]!);
+        for (; seen < results.length; seen++) await this.#onResult?.(results[seen]!);
       }
       if (poll.state === "done") return results;
       if (poll.state === "running") {
+        if (poll.runningId !== runningId && poll.runningId !== "") this.#onTestStart?.(poll.runningId);
         runningId = poll.runningId;
         const key = `${poll.runningId}:${poll.results.length}:${poll.requestSeq ?? ""}:${
           poll.request?.kind ?? ""

@@ -154,7 +154,11 @@ async function runRender(
       const evidence = failed && result.manual && host.keepEvidence
         ? await host.keepEvidence(runTestId(result.id)).catch(() => [])
         : [];
-      report.one(result.id, outcomeOf(result, evidence.length > 0 ? { screenshots: evidence } : {}));
+      report.one(
+        result.id,
+        outcomeOf(result, evidence.length > 0 ? { screenshots: evidence } : {}),
+        result.durationMs,
+      );
     },
   });
   try {
@@ -216,12 +220,14 @@ class Reporter {
     this.#sink.started(this.#host, runTestId(id));
   }
 
-  one(id: string, outcome: Outcome): void {
+  /** Reports one test; `durationMs` defaults to the time since it was seen starting. */
+  one(id: string, outcome: Outcome, durationMs?: number): void {
     if (!this.#pending.has(id)) return;
     this.start(id);
     const started = this.#pending.get(id)!.started!;
     this.#pending.delete(id);
-    this.#sink.finished(this.#host, runTestId(id), outcome, Math.round(performance.now() - started));
+    const elapsed = durationMs ?? performance.now() - started;
+    this.#sink.finished(this.#host, runTestId(id), outcome, Math.round(elapsed));
   }
 
   all(outcome: Outcome): void {

@@ -16,6 +16,7 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import type { Tool } from "@modelcontextprotocol/client";
 import { APP_MIME_TYPE, type DeclaredCsp, RESOURCE_URIS, UI_EXTENSION_ID } from "../../../src/fixtures.ts";
 import type { LauncherName } from "../../../src/protocol.ts";
+import { buildCsp } from "./csp.ts";
 import { HOST_CONFIG_ELEMENT_ID, type HostPageConfig, type ReferenceHostApi } from "./page_state.ts";
 import { installBridgeHandlers, type Mounted, STYLE_VARIABLES } from "./page_handlers.ts";
 
@@ -122,6 +123,8 @@ async function launch(launcher: LauncherName): Promise<void> {
     new TextDecoder().decode(Uint8Array.from(atob(content.blob ?? ""), (c) => c.charCodeAt(0)));
   const ui = resourceUi(listing.resources.find((entry) => entry.uri === uri)?._meta, content._meta);
   const csp = ui?.csp;
+  // Logged for audit (SHOULD): the exact policy the proxy will send for this resource.
+  console.info(`[reference host] CSP for ${uri}: ${buildCsp(csp, { loose: broken("loose-csp") })}`);
   const outer = document.createElement("iframe");
   outer.setAttribute("sandbox", OUTER_SANDBOX);
   outer.style.cssText =

@@ -19,6 +19,8 @@ export interface ReferenceListeners extends AsyncDisposable {
   readonly server: ConformanceServer;
   readonly secondServer: ConformanceServer;
   readonly controls: ControlOrigins;
+  /** One URL per listener (host page, sandbox proxy, controls, both MCP servers). */
+  readonly endpoints: readonly string[];
   close(): Promise<void>;
 }
 
@@ -139,6 +141,14 @@ export async function startReferenceListeners(
       server,
       secondServer,
       controls,
+      endpoints: [
+        hostPageOrigin,
+        sandbox.origin("127.0.0.1"),
+        controls.declared,
+        controls.undeclared,
+        server.url.href,
+        secondServer.url.href,
+      ],
       close,
       [Symbol.asyncDispose]: close,
     };

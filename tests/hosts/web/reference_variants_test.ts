@@ -1,0 +1,117 @@
+/**
+ * Mutation testing of the MCP Apps suite: the reference host passes every catalogue test, and each broken
+ * variant fails exactly the tests listed for it in hosts/web/reference/variants.ts (no more, no fewer). Every
+ * run also proves that no browser process and no listener survives it.
+ */
+import assert from "node:assert/strict";
+import { REFERENCE_HOST, REFERENCE_VARIANT_HOSTS, type ReferenceHost } from "../../../hosts/web/reference.ts";
+import { VARIANTS } from "../../../hosts/web/reference/variants.ts";
+import type { AppsHostEntry } from "../../../src/host.ts";
+import type { Outcome } from "../../../src/outcome.ts";
+import type { HostSetupOptions } from "../../../src/runner/host.ts";
+import { processGroupAlive } from "../../../src/runner/chromium.ts";
+import { appsDriver } from "../../../suite/apps/driver.ts";
+
+interface Observed {
+  readonly results: Map<string, Outcome>;
+  readonly pids: number[];
+  readonly endpoints: string[];
+}
+
+/** Runs the whole catalogue against `entry`, recording the browser pid and listener URLs of its host. */
+async function runCatalogue(entry: AppsHostEntry): Promise<Observed> {
+  const observed: Observed = { results: new Map(), pids: [], endpoints: [] };
+  const watched: AppsHostEntry = {
+    ...entry,
+    create: () => {
+      const host = entry.create() as ReferenceHost;
+      const setup = host.setup.bind(host);
+      host.setup = async (options: HostSetupOptions) => {
+        await setup(options);
+        if (host.browserPid !== null) observed.pids.push(host.browserPid);
+        observed.endpoints.push(...host.endpoints);
+      };
+      return host;
+    },
+  };
+  const tests = appsDriver.list(watched, { live: false, mockModel: false });
+  await appsDriver.run(watched, tests, {
+    live: false,
+    mockModel: false,
+    timeoutMultiplier: 2,
+    headful: false,
+    trace: "off",
+    outDir: null,
+    signal: new AbortController().signal,
+  }, {
+    started: () => {},
+    finished: (_host, test, outcome) => void observed.results.set(test.replace(/^apps\//, ""), outcome),
+  });
+  assert.equal(observed.results.size, tests.length, "every listed test was reported");
+  return observed;
+}
+
+async function assertNothingSurvives(observed: Observed): Promise<void> {
+  assert.ok(observed.pids.length === 1, "one browser per host run");
+  for (const pid of observed.pids) {
+    assert.ok(!processGroupAlive(pid), `browser process group ${pid} survived`);
+  }
+  assert.ok(observed.endpoints.length >= 6);
+  for (const url of observed.endpoints) {
+    await assert.rejects(fetch(url), `listener ${url} is still open`);
+  }
+}
+
+function nonPassing(results: Map<string, Outcome>): string[] {
+  return [...results].filter(([, outcome]) => outcome.status !== "PASS").map(([id]) => id).sort();
+}
+
+function describe(results: Map<string, Outcome>, ids: string[]): string {
+  return ids.map((id) => `${id}: ${results.get(id)?.status} ${results.get(id)?.message ?? ""}`).join("\n");
+}
+
+Deno.test({
+  name: "the reference host passes the whole catalogue and leaves no process or listener behind",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: async () => {
+    const observed = await runCatalogue(REFERENCE_HOST);
+    assert.ok(observed.results.size >= 46, `only ${observed.results.size} tests`);
+    const failing = nonPassing(observed.results);
+    assert.deepEqual(failing, [], describe(observed.results, failing));
+    await assertNothingSurvives(observed);
+  },
+});
+
+Deno.test({
+  name: "each broken variant fails exactly its targeted tests (the table in hosts/web/reference/variants.ts)",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: async () => {
+    const mismatches: string[] = [];
+    const queue = [...VARIANTS];
+    // Three variants at a time: each is its own browser and listeners, so they cannot interfere.
+    await Promise.all(Array.from({ length: 3 }, async () => {
+      for (let variant = queue.shift(); variant !== undefined; variant = queue.shift()) {
+        const entry = REFERENCE_VARIANT_HOSTS.find((candidate) =>
+          candidate.id === `reference:${variant.name}`
+        );
+        if (entry === undefined) {
+          mismatches.push(`reference:${variant.name}: no registry entry`);
+          continue;
+        }
+        const observed = await runCatalogue(entry);
+        const failing = nonPassing(observed.results);
+        const expected = [...variant.fails].sort();
+        if (JSON.stringify(failing) !== JSON.stringify(expected)) {
+          mismatches.push(
+            `reference:${variant.name}: expected non-PASS [${expected.join(", ")}], got\n` +
+              describe(observed.results, failing),
+          );
+        }
+        await assertNothingSurvives(observed);
+      }
+    }));
+    assert.deepEqual(mismatches, [], mismatches.join("\n\n"));
+  },
+});
