@@ -38,6 +38,34 @@ export const MOCK_RUN_TIMEOUT_MS = 60_000;
 /** Wall clock of one fault run: past it the host is retrying or hanging (TIMEOUT). */
 export const FAULT_RUN_TIMEOUT_MS = 30_000;
 
+/**
+ * Real CLIs are heavy (a Node or Bun runtime each, seconds of CPU to start): at most this many run at once
+ * across every host of a run, so a 2-core machine is not swamped into false timeouts. Wall clocks start when a
+ * run gets its slot. `CONFORMANCE_MOCK_MODEL_PARALLEL` overrides it.
+ */
+export const MOCK_RUN_SLOTS = Math.max(1, Number(Deno.env.get("CONFORMANCE_MOCK_MODEL_PARALLEL") ?? "") || 4);
+
+let slotsInUse = 0;
+const slotWaiters: (() => void)[] = [];
+
+/** Runs `job` once a slot is free. */
+async function inSlot<T>(job: () => Promise<T>, signal: AbortSignal): Promise<T> {
+  while (slotsInUse >= MOCK_RUN_SLOTS) {
+    if (signal.aborted) throw new DOMException("aborted while waiting for a run slot", "AbortError");
+    await new Promise<void>((resolve) => {
+      slotWaiters.push(resolve);
+      signal.addEventListener("abort", () => resolve(), { once: true });
+    });
+  }
+  slotsInUse++;
+  try {
+    return await job();
+  } finally {
+    slotsInUse--;
+    slotWaiters.shift()?.();
+  }
+}
+
 /** Whether an entry is a real CLI this tier applies to (not a scripted fake, not a stub). */
 export function isRealCli(entry: CliHostEntry): boolean {
   return !entry.runner.scripted && !entry.runner.stub;
@@ -46,7 +74,8 @@ export function isRealCli(entry: CliHostEntry): boolean {
 /** The mock-model tier. */
 export const mockModelTier: CliTier = {
   name: "mock-model",
-  timeoutMs: 180_000,
+  // Generous: a test may wait for a run slot (see MOCK_RUN_SLOTS) before its own wall clock starts.
+  timeoutMs: 400_000,
   list(entry, settings): TestCase[] {
     if (!settings.mockModel || !isRealCli(entry)) return [];
     return [
@@ -132,15 +161,16 @@ async function runStream(
   const lines: string[] = [];
   const document = path === "blocking-json" || path === "detached";
   const shape: StreamShape = document ? { init: "none", terminal: "eof" } : runner.streamShape;
-  const observation = await execute(invocation, {
-    host: runner.name,
-    normalizer: document ? collector(lines) : normalizerFor(runner.dialect)({ argv: invocation.args }),
-    streamShape: shape,
-    wallTimeoutMs,
-    postStreamGraceMs: 10_000,
-    killGraceMs: 1_000,
-    signal,
-  });
+  const observation = await inSlot(() =>
+    execute(invocation, {
+      host: runner.name,
+      normalizer: document ? collector(lines) : normalizerFor(runner.dialect)({ argv: invocation.args }),
+      streamShape: shape,
+      wallTimeoutMs,
+      postStreamGraceMs: 10_000,
+      killGraceMs: 1_000,
+      signal,
+    }), signal);
   stdoutByObservation.set(observation, lines);
   return observation;
 }
@@ -232,11 +262,13 @@ function judgeDocument(
     } catch (error) {
       must.push(error instanceof Error ? error.message : String(error));
     }
-  } else if (!stdout.split("\n").some((line) => line.trim() === "OK")) {
-    must.push(`detached output is not the mock's "OK": ${JSON.stringify(stdout.slice(0, 200))}`);
+  } else if (!/\bOK\b/.test(stdout)) {
+    // Detached output is for people (kimi prints "• OK"): the reply only has to be in it.
+    must.push(`detached output does not carry the mock's "OK": ${JSON.stringify(stdout.slice(0, 200))}`);
   }
   if (must.length > 0) return fail(must.join("; "), details(observation, mock));
-  const should = stderrProblems(runner, observation);
+  // Plain print modes narrate on stderr (codex prints its banner and transcript there): judged only on JSON paths.
+  const should = path === "blocking-json" ? stderrProblems(runner, observation) : [];
   return should.length > 0
     ? warn(should.join("; "), details(observation, mock))
     : pass(details(observation, mock));

@@ -54,11 +54,20 @@ const terminals = (events: NormalizedEvent[]) =>
   events.filter((event): event is TerminalEvent => event.kind === "terminal");
 
 Deno.test("gate: every real CLI host has a stream-shape row, a known dialect and a full fixture set", () => {
-  assert.ok(realRunners.length >= 8, `expected the eight real CLIs in the registry, found ${realRunners.length}`);
+  assert.ok(
+    realRunners.length >= 8,
+    `expected the eight real CLIs in the registry, found ${realRunners.length}`,
+  );
   for (const runner of realRunners) {
-    assert.ok(["required", "synthetic", "none"].includes(runner.streamShape.init), `${runner.name}: init row`);
+    assert.ok(
+      ["required", "synthetic", "none"].includes(runner.streamShape.init),
+      `${runner.name}: init row`,
+    );
     assert.ok(["event", "eof"].includes(runner.streamShape.terminal), `${runner.name}: terminal row`);
-    assert.ok(Object.hasOwn(NORMALIZERS, runner.dialect), `${runner.name}: unknown dialect "${runner.dialect}"`);
+    assert.ok(
+      Object.hasOwn(NORMALIZERS, runner.dialect),
+      `${runner.name}: unknown dialect "${runner.dialect}"`,
+    );
     for (const kase of REQUIRED_CASES) {
       const dir = new URL(`${runner.name}/${kase}/`, FIXTURES);
       for (const file of ["argv.json", "stdout.jsonl", "stderr.txt", "meta.json"]) {
@@ -78,7 +87,9 @@ Deno.test("fixtures are scrubbed of machine paths", () => {
       const { argv, stdout, stderr } = read(runner.name, kase);
       for (const text of [JSON.stringify(argv), stdout, stderr]) {
         assert.ok(!text.includes("/tmp/conformance-home-"), `${runner.name}/${kase} leaks a sandbox path`);
-        if (home.length > 1) assert.ok(!text.includes(`${home}/`), `${runner.name}/${kase} leaks the user's HOME`);
+        if (home.length > 1) {
+          assert.ok(!text.includes(`${home}/`), `${runner.name}/${kase} leaks the user's HOME`);
+        }
       }
     }
   }
@@ -93,7 +104,9 @@ Deno.test("every recorded line is understood: zero unparsed events, seq in order
       events.forEach((event, index) => {
         assert.equal(event.seq, index);
         assert.equal(event.host, runner.name);
-        if (!event.synthetic) assert.equal(typeof event.raw, "string", `${runner.name}/${kase} #${index} lost its raw`);
+        if (!event.synthetic) {
+          assert.equal(typeof event.raw, "string", `${runner.name}/${kase} #${index} lost its raw`);
+        }
       });
       assert.ok(terminals(events).length <= 1, `${runner.name}/${kase}: more than one terminal`);
     }
@@ -128,7 +141,9 @@ Deno.test("usage totals: every host but kimi reports usage on success, with non-
     assert.ok(usage.length > 0, `${runner.name} reported no usage`);
     for (const event of usage) {
       if (event.kind !== "usage") continue;
-      for (const figure of [event.input, event.output, event.cacheRead, event.cacheWrite]) assert.ok(figure >= 0);
+      for (const figure of [event.input, event.output, event.cacheRead, event.cacheWrite]) {
+        assert.ok(figure >= 0);
+      }
     }
   }
 });
@@ -162,7 +177,11 @@ Deno.test("per-host failure shapes from the recordings", () => {
   const gemini = read("gemini", "no-credentials");
   assert.equal(gemini.meta.exitCode, 41);
   assert.equal(gemini.stdout, "", "gemini fails before the stream starts");
-  assert.deepEqual(terminals(normalise(runnerOf("gemini"), gemini)), [], "no terminal is invented for gemini");
+  assert.deepEqual(
+    terminals(normalise(runnerOf("gemini"), gemini)),
+    [],
+    "no terminal is invented for gemini",
+  );
 
   const pi = normalise(runnerOf("pi"), read("pi", "mock-http-500"));
   assert.ok(pi.filter((e) => e.kind === "retry").length >= 3, "pi auto-retries are retries");
