@@ -3,8 +3,8 @@
  * script in its prompt (see `script.ts`), so the harness can reproduce every stream shape and failure of real
  * hosts without a model. Startup stays cheap: this module imports nothing outside `fake_host/`.
  *
- * Arguments: an optional leading `run` subcommand; `--version`; `--output-format stream-json|json` (json:
- * one document at the end, like a blocking call); flags that take a value (`--model`, `--agent`, `--tools`,
+ * Arguments: an optional leading `run` subcommand; `--version`; `--output-format stream-json|json|text` (json:
+ * one document at the end, like a blocking call; text: only the assistant text, like a detached print run); flags that take a value (`--model`, `--agent`, `--tools`,
  * `--json-schema`, `--resume`) are accepted and ignored. The prompt is the argument containing `@@fake`, else
  * the last positional argument.
  *
@@ -30,7 +30,7 @@ const encoder = new TextEncoder();
 /** What the fake host was asked to do, from its argv. */
 export interface FakeArgs {
   readonly version: boolean;
-  readonly outputFormat: "stream-json" | "json";
+  readonly outputFormat: "stream-json" | "json" | "text";
   readonly prompt: string;
 }
 
@@ -53,8 +53,8 @@ export function parseFakeArgs(args: readonly string[]): FakeArgs {
     else if (VALUE_FLAGS.has(arg)) {
       const value = args[++index] ?? "";
       if (arg !== "--output-format") continue;
-      if (value !== "json" && value !== "stream-json") {
-        throw new TypeError(`Unknown output format "${value}": use "stream-json" or "json"`);
+      if (value !== "json" && value !== "stream-json" && value !== "text") {
+        throw new TypeError(`Unknown output format "${value}": use "stream-json", "json" or "text"`);
       }
       outputFormat = value;
     } else positionals.push(arg);
@@ -89,9 +89,10 @@ async function play(script: FakeScript, outputFormat: FakeArgs["outputFormat"]):
   const writer = DIALECT_WRITERS[script.dialect];
   // In json mode the stream is held back and one document is written at the end, as blocking calls do.
   const held: string[] = [];
-  const emit = (emission: Emission) => {
+  const emit = (emission: Emission, text?: string) => {
     if (outputFormat === "json") held.push(...emission.stdout);
-    else writeLines(Deno.stdout, emission.stdout);
+    else if (outputFormat === "stream-json") writeLines(Deno.stdout, emission.stdout);
+    else if (text !== undefined) writeLines(Deno.stdout, [text]);
     writeLines(Deno.stderr, emission.stderr);
   };
   let exitCode = 0;
@@ -102,7 +103,7 @@ async function play(script: FakeScript, outputFormat: FakeArgs["outputFormat"]):
         emit(writer.init(directive));
         break;
       case "text":
-        emit(writer.text(directive.value, n++));
+        emit(writer.text(directive.value, n++), directive.value);
         break;
       case "tool":
         emit(writer.tool(directive.name, directive.input, n++));

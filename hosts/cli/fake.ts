@@ -29,7 +29,7 @@ export const fakeRunner: HostRunner = {
   dialect: "claude",
   capabilities: CAPABILITIES,
   streamShape: { init: "required", terminal: "event" },
-  goldenPaths: ["streaming", "blocking-json", "version-check"],
+  goldenPaths: ["streaming", "blocking-json", "resume", "detached", "version-check"],
   scripted: true,
   capabilityMarkers: { streaming: ["stream-json"] },
   detect: () => Promise.resolve(fakeHostCommand().binary),
@@ -42,6 +42,10 @@ export const fakeRunner: HostRunner = {
         ...(request.jsonSchema ? ["--json-schema", request.jsonSchema] : []),
         request.prompt,
       ]
+      : path === "resume"
+      ? ["--output-format", "stream-json", "--resume", "last", request.prompt]
+      : path === "detached"
+      ? ["--output-format", "text", request.prompt]
       : path === "streaming"
       ? ["--output-format", "stream-json", request.prompt]
       : unsupported(path);
@@ -59,7 +63,7 @@ export const fakeRunner: HostRunner = {
 
 function unsupported(path: string): never {
   throw new RangeError(
-    `The fake host has no golden path "${path}": use streaming, blocking-json or version-check`,
+    `The fake host has no golden path "${path}": use streaming, blocking-json, resume, detached or version-check`,
   );
 }
 

@@ -22,7 +22,7 @@ export const fakeMinimalRunner: HostRunner = {
   dialect: "claude",
   capabilities: NO_CAPABILITIES,
   streamShape: { init: "required", terminal: "event" },
-  goldenPaths: ["streaming", "blocking-json", "version-check"],
+  goldenPaths: ["streaming", "blocking-json", "resume", "detached", "version-check"],
   scripted: true,
   detect: () => Promise.resolve(fakeHostCommand().binary),
   build(path: GoldenPath, request: InvocationRequest): HostInvocation {
@@ -31,6 +31,10 @@ export const fakeMinimalRunner: HostRunner = {
       ? ["--version"]
       : path === "blocking-json"
       ? ["run", "--output-format", "json", request.prompt]
+      : path === "resume"
+      ? ["run", "--resume", "last", request.prompt]
+      : path === "detached"
+      ? ["run", "--output-format", "text", request.prompt]
       : path === "streaming"
       ? ["run", request.prompt]
       : unsupported(path);
@@ -48,7 +52,7 @@ export const fakeMinimalRunner: HostRunner = {
 
 function unsupported(path: string): never {
   throw new RangeError(
-    `The fake-minimal host has no golden path "${path}": use streaming, blocking-json or version-check`,
+    `The fake-minimal host has no golden path "${path}": use streaming, blocking-json, resume, detached or version-check`,
   );
 }
 

@@ -19,7 +19,7 @@ import type { RunSettings, TestCase } from "../../src/suite.ts";
 import { GOLDEN_PROMPT, observe, shapeFor } from "./observe.ts";
 import type { CliTier } from "./tiers.ts";
 
-const PATHS: readonly GoldenPath[] = ["streaming", "blocking-json", "version-check"];
+const PATHS: readonly GoldenPath[] = ["streaming", "blocking-json", "resume", "version-check"];
 
 /** The behaviour tier. */
 export const behaviorTier: CliTier = {

@@ -30,6 +30,8 @@ export interface ObserveOptions extends ObserveLimits {
   readonly request: InvocationRequest;
   readonly timeoutMultiplier: number;
   readonly signal: AbortSignal;
+  /** Read the stream as this dialect and shape instead of the runner's (a fake speaking another host's wire). */
+  readonly speaks?: { readonly dialect: string; readonly streamShape: StreamShape };
   readonly onEvent?: (event: NormalizedEvent, control: RunControl) => void;
   readonly onStdoutLine?: (line: string, control: RunControl) => void;
 }
@@ -59,8 +61,8 @@ export function observe(options: ObserveOptions): Promise<Observation> {
   };
   return execute(invocation, {
     host: runner.name,
-    normalizer: normalizerFor(runner.dialect)({ argv: invocation.args }),
-    streamShape: shapeFor(runner, path),
+    normalizer: normalizerFor(options.speaks?.dialect ?? runner.dialect)({ argv: invocation.args }),
+    streamShape: options.speaks?.streamShape ?? shapeFor(runner, path),
     signal: options.signal,
     ...Object.fromEntries(Object.entries(limits).filter(([, value]) => value !== undefined)),
     ...(options.onEvent ? { onEvent: options.onEvent } : {}),

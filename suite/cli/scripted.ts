@@ -47,6 +47,7 @@ export function runCase(
     timeoutMultiplier,
     signal,
     ...row.limits,
+    ...(row.speaks ? { speaks: row.speaks } : {}),
     ...(row.abortOnText === undefined ? {} : {
       onEvent: (event, control) => {
         if (event.kind === "text" && event.text === row.abortOnText) control.abort();

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { GoldenPath } from "../../src/exec/host_runner.ts";
+import type { GoldenPath, StreamShape } from "../../src/exec/host_runner.ts";
 import type { StopReason, Violation } from "../../src/exec/observation.ts";
 import type { EventKind, TerminalStatus } from "../../src/normalize/events.ts";
 import type { ObserveLimits } from "./observe.ts";
@@ -35,6 +35,8 @@ export interface ScriptedCase {
   readonly script: readonly string[];
   readonly path?: GoldenPath;
   readonly limits?: ObserveLimits;
+  /** The fake speaks another host's wire (`init dialect=…`): read it with that dialect and stream shape. */
+  readonly speaks?: { readonly dialect: string; readonly streamShape: StreamShape };
   /** Abort the run from inside the event callback when a text event has exactly this text. */
   readonly abortOnText?: string;
   readonly expect: ExpectedObservation;
@@ -251,6 +253,45 @@ export const SCRIPTED_CASES: readonly ScriptedCase[] = [
       stderr: ["[result] error_max_turns"],
       resultSeen: true,
       exitCode: 0,
+    },
+  },
+  {
+    // pi on retry: every failed attempt ends with its own `agent_end`; read as pi, exactly one terminal
+    // results, the confirmed last one, and the failed attempts are non-terminal errors and retries.
+    name: "pi-retries-several-agent-ends",
+    speaks: { dialect: "pi", streamShape: { init: "required", terminal: "eof" } },
+    script: [
+      "init dialect=pi",
+      "text working",
+      "retry message=Connection error. attempt=1 max=3",
+      "retry message=Connection error. attempt=2 max=3",
+      "text OK",
+      "result in=1 out=1",
+    ],
+    expect: {
+      kinds: ["init", "text", "error", "retry", "error", "retry", "text", "usage", "terminal"],
+      resultSeen: false,
+      exitCode: 0,
+      stderr: [],
+      terminalStatus: "success",
+    },
+  },
+  {
+    // codex offline: non-terminal `error` reconnect notices, no init of its own (a synthetic one stands in).
+    name: "codex-reconnect-storm",
+    speaks: { dialect: "codex", streamShape: { init: "synthetic", terminal: "event" } },
+    script: [
+      "init dialect=codex",
+      ...[1, 2, 3, 4, 5].map((n) => `retry message=stream disconnected attempt=${n} max=5`),
+      "text OK",
+      "result in=1 out=1",
+    ],
+    expect: {
+      kinds: ["init", "retry", "retry", "retry", "retry", "retry", "text", "usage", "terminal"],
+      resultSeen: true,
+      exitCode: 0,
+      stderr: [],
+      terminalStatus: "success",
     },
   },
   {
