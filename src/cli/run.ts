@@ -204,6 +204,15 @@ export async function runConformance(
     command: scrub(["conformance", ...argv].join(" ")),
   };
   const controller = new AbortController();
+  // Listen before the version probes start host processes: a signal then aborts them instead of killing the
+  // harness by default and leaving them behind.
+  let signalExit: number | null = null;
+  const onSignal = (code: number) => () => {
+    if (signalExit === null) signalExit = code;
+    controller.abort();
+  };
+  const listeners = [["SIGINT", onSignal(EXIT.interrupted)], ["SIGTERM", onSignal(EXIT.terminated)]] as const;
+  for (const [signal, listener] of listeners) Deno.addSignalListener(signal, listener);
   const settings: RunSettings = {
     live: options.live,
     mockModel: options.mockModel,
@@ -213,32 +222,27 @@ export async function runConformance(
     outDir: options.out ?? null,
     signal: controller.signal,
   };
-  const hosts = await Promise.all(plan.map(async ({ entry, suite }) => ({
-    id: entry.id,
-    kind: entry.kind,
-    version: await hostVersion(suite, entry, settings),
-    ...(entry.testOnly ? { testOnly: true } : {}),
-  })));
-  const reporters: Reporter[] = createReporters(options.reporters, {
-    outDir: options.out ?? null,
-    stdout: { write: io.out },
-    stderr: { write: io.err },
-    isTTY: io.isTTY,
-    color: io.color,
-  });
-  const total = plan.reduce((n, item) => n + item.tests.length, 0);
-  for (const reporter of reporters) reporter.start({ run, hosts, total });
-
-  let signalExit: number | null = null;
-  const onSignal = (code: number) => () => {
-    if (signalExit === null) signalExit = code;
-    controller.abort();
-  };
-  const listeners = [["SIGINT", onSignal(EXIT.interrupted)], ["SIGTERM", onSignal(EXIT.terminated)]] as const;
-  for (const [signal, listener] of listeners) Deno.addSignalListener(signal, listener);
-
+  let hosts;
+  let reporters: Reporter[];
+  let total;
   let results;
   try {
+    hosts = await Promise.all(plan.map(async ({ entry, suite }) => ({
+      id: entry.id,
+      kind: entry.kind,
+      version: await hostVersion(suite, entry, settings),
+      ...(entry.testOnly ? { testOnly: true } : {}),
+    })));
+    reporters = createReporters(options.reporters, {
+      outDir: options.out ?? null,
+      stdout: { write: io.out },
+      stderr: { write: io.err },
+      isTTY: io.isTTY,
+      color: io.color,
+    });
+    total = plan.reduce((n, item) => n + item.tests.length, 0);
+    for (const reporter of reporters) reporter.start({ run, hosts, total });
+
     results = await executePlan({
       plan,
       settings,
