@@ -33,6 +33,11 @@ export interface AppsHostEntry extends HostEntryBase {
   readonly kind: "web" | "desktop";
   /** Real products only run with `--live`; the reason they need it. */
   readonly requiresLive?: string;
+  /**
+   * Checks, before anything starts, that a live run can go ahead (e.g. a signed-in browser profile). Returns
+   * `null` when it can, else one line saying what to do; the run stops with it as a usage error (exit 2).
+   */
+  preflight?(options: { readonly profileDir?: string }): Promise<string | null>;
   create(): Host;
 }
 

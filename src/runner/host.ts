@@ -26,6 +26,8 @@ export interface HostSetupOptions {
   readonly signal: AbortSignal;
   /** The suite's HTML, for hosts that serve the conformance MCP server themselves (the reference host). */
   readonly appHtml?: () => string | Promise<string>;
+  /** The browser profile folder of a real product (`--profile-dir`); the host's default when absent. */
+  readonly profileDir?: string;
 }
 
 /**
