@@ -23,6 +23,8 @@ export interface HarnessProcess extends AsyncDisposable {
   readonly runId: string;
   /** Resolves when the harness exits, with its output. */
   readonly done: Promise<HarnessExit>;
+  /** Resolves at the first byte on stdout (or at exit): for `run`, the reporters have started. */
+  readonly firstOutput: Promise<void>;
   /** The highest VmHWM (peak resident set) sampled so far, in bytes; sampling runs until exit. */
   peakRssBytes(): number;
 }
@@ -65,10 +67,20 @@ export function spawnHarness(args: readonly string[], options: SpawnHarnessOptio
   }).spawn();
   const pid = child.pid;
   const sampler = sampleVmHwm(pid, options.sampleMs ?? 25);
+  const firstOutput = Promise.withResolvers<void>();
+  const readStdout = async () => {
+    let text = "";
+    for await (const chunk of child.stdout.pipeThrough(new TextDecoderStream())) {
+      text += chunk;
+      firstOutput.resolve();
+    }
+    firstOutput.resolve();
+    return text;
+  };
   const done = (async (): Promise<HarnessExit> => {
     const [status, stdout, stderr] = await Promise.all([
       child.status,
-      new Response(child.stdout).text(),
+      readStdout(),
       new Response(child.stderr).text(),
     ]);
     await sampler.stopped;
@@ -84,7 +96,14 @@ export function spawnHarness(args: readonly string[], options: SpawnHarnessOptio
     sampler.stop();
     killProcesses(await processesTagged(runId));
   };
-  return { pid, runId, done, peakRssBytes: () => sampler.peak, [Symbol.asyncDispose]: dispose };
+  return {
+    pid,
+    runId,
+    done,
+    firstOutput: firstOutput.promise,
+    peakRssBytes: () => sampler.peak,
+    [Symbol.asyncDispose]: dispose,
+  };
 }
 
 /** A running VmHWM sampler: `peak` only grows; `stopped` resolves once the process is gone. */
