@@ -127,3 +127,16 @@ Deno.test("a host that ignores SIGTERM is killed with SIGKILL after the kill gra
   assert.equal(observation.signal, "SIGKILL");
   assert.equal(observation.groupGone, true);
 });
+
+Deno.test("silence from the spawn on is idleness, unless a startup allowance covers a slow start", async () => {
+  const silent = await execute(invocation("sh", ["-c", "sleep 30"]), { ...eof(), idleTimeoutMs: 200 });
+  assert.equal(silent.stopped, "idle");
+  assert.equal(silent.groupGone, true);
+  const slowStart = await execute(
+    invocation("sh", ["-c", "sleep 0.5; echo a; sleep 30"]),
+    { ...eof(), idleTimeoutMs: 200, startupTimeoutMs: 20_000 },
+  );
+  assert.equal(slowStart.stopped, "idle");
+  assert.deepEqual(slowStart.text, ["a"], "the idle clock started only at the first byte");
+  assert.equal(slowStart.groupGone, true);
+});
