@@ -9,6 +9,7 @@ import { basename, dirname, join } from "node:path";
 
 /** Receives the content in pieces, for writers that produce a large file incrementally. */
 export interface ChunkSink {
+  /** Appends `text` to the temporary file. */
   write(text: string): Promise<void>;
 }
 

@@ -20,14 +20,19 @@ export const STATUS_MARK: Record<Status, string> = {
 
 /** One cell: the result, and for a SKIP the number of its reason's footnote. */
 export interface BoardCell {
+  /** The (redacted) result shown. */
   result: TestResult;
+  /** ✓ ✗ ! or –. */
   mark: string;
+  /** For a SKIP: the number of its reason's footnote. */
   footnote?: number;
 }
 
 /** One row: a test and its cell per board host (absent where the host did not run it). */
 export interface BoardRow {
+  /** The test id. */
   test: string;
+  /** One per board host, in column order. */
   cells: (BoardCell | undefined)[];
 }
 

@@ -24,6 +24,7 @@ import type { RunReport } from "./schema.ts";
 export interface CreateReportersOptions {
   /** `--out DIR`; `null` when not given. */
   outDir: string | null;
+  /** Standard output. */
   stdout: TextSink;
   /** Where `pretty` goes when another reporter prints its file to standard output. */
   stderr: TextSink;
@@ -121,23 +122,30 @@ export function createReporters(names: readonly string[], options: CreateReporte
 export class ReporterGroup {
   readonly #reporters: readonly Reporter[];
 
-  /** @param reporters From {@linkcode createReporters}. */
+  /**
+   * Groups reporters.
+   * @param reporters From {@linkcode createReporters}.
+   */
   constructor(reporters: readonly Reporter[]) {
     this.#reporters = reporters;
   }
 
+  /** Forwards to every reporter. */
   start(plan: ReportPlan): void {
     for (const reporter of this.#reporters) reporter.start(plan);
   }
 
+  /** Forwards to every reporter. */
   testStarted(host: string, test: string): void {
     for (const reporter of this.#reporters) reporter.testStarted(host, test);
   }
 
+  /** Forwards to every reporter. */
   result(result: TestResult): void {
     for (const reporter of this.#reporters) reporter.result(result);
   }
 
+  /** Finishes every reporter; throws the first failure after all are done. */
   async finish(report: RunReport): Promise<void> {
     const outcomes = await Promise.allSettled(this.#reporters.map((reporter) => reporter.finish(report)));
     const failed = outcomes.find((outcome) => outcome.status === "rejected");

@@ -11,9 +11,13 @@ import type { RunReport } from "./schema.ts";
 
 /** One (host, test) whose status changed. */
 export interface StatusChange {
+  /** Host id. */
   host: string;
+  /** Test id. */
   test: string;
+  /** Status in the old report. */
   from: Status;
+  /** Status in the new report. */
   to: Status;
   /** The new result's message. */
   message: string;
@@ -21,7 +25,9 @@ export interface StatusChange {
 
 /** The differences between an old and a new report. */
 export interface ReportDiff {
+  /** Suite revision of the old report. */
   fromSuite: string;
+  /** Suite revision of the new report. */
   toSuite: string;
   /** Now FAIL, TIMEOUT or ERROR; before anything else. */
   newFailures: StatusChange[];
@@ -33,7 +39,9 @@ export interface ReportDiff {
   added: TestResult[];
   /** Results only in the old report. */
   removed: TestResult[];
+  /** Hosts only in the new report. */
   addedHosts: string[];
+  /** Hosts only in the old report. */
   removedHosts: string[];
 }
 

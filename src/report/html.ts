@@ -200,24 +200,34 @@ export function renderHtml(report: RunReport, secrets: readonly string[] = []): 
 export interface HtmlReporterOptions {
   /** Folder for `report.html`; `null` prints the page to `out`. */
   outDir: string | null;
+  /** Standard output, used without `outDir`. */
   out: TextSink;
+  /** Secret values to redact besides the built-in shapes. */
   secrets?: readonly string[];
 }
 
 /** Writes `report.html` at the end of the run. */
 export class HtmlReporter implements Reporter {
+  /** The `--reporter` name. */
   readonly name = "html" as const;
   readonly #options: HtmlReporterOptions;
 
-  /** @param options Where to write. */
+  /**
+   * Makes the reporter.
+   * @param options Where to write.
+   */
   constructor(options: HtmlReporterOptions) {
     this.#options = options;
   }
 
+  /** Nothing to do: the file is written at the end. */
   start(): void {}
+  /** Nothing to do. */
   testStarted(): void {}
+  /** Nothing to do: the final report has every result. */
   result(): void {}
 
+  /** Writes the file atomically, or prints it without an output folder. */
   async finish(report: RunReport): Promise<void> {
     const text = renderHtml(report, this.#options.secrets);
     if (this.#options.outDir === null) this.#options.out.write(text);

@@ -52,6 +52,7 @@ export function serializeReport(report: RunReport, secrets: readonly string[] = 
 
 /** Writes the JSON report, with crash-safe checkpoints while the run goes on. */
 export class JsonReporter implements Reporter {
+  /** The `--reporter` name. */
   readonly name = "json" as const;
   readonly #options: JsonReporterOptions;
   readonly #results: TestResult[] = [];
@@ -63,7 +64,10 @@ export class JsonReporter implements Reporter {
   #writeError: unknown;
   #finished = false;
 
-  /** @param options Where to write. */
+  /**
+   * Makes the reporter.
+   * @param options Where to write.
+   */
   constructor(options: JsonReporterOptions) {
     this.#options = options;
   }
@@ -73,14 +77,17 @@ export class JsonReporter implements Reporter {
     return this.#options.outDir === null ? null : join(this.#options.outDir, JSON_REPORT_FILE);
   }
 
+  /** Remembers the plan for checkpoints. */
   start(plan: ReportPlan): void {
     this.#plan = plan;
     this.#startedAt = performance.now();
     this.#lastWrite = this.#startedAt;
   }
 
+  /** Nothing to do: checkpoints follow results. */
   testStarted(): void {}
 
+  /** Records the result and schedules a checkpoint. */
   result(result: TestResult): void {
     this.#results.push(result);
     if (this.path === null || this.#finished || this.#timer !== undefined) return;
@@ -91,6 +98,7 @@ export class JsonReporter implements Reporter {
     }, wait);
   }
 
+  /** Writes the final report (after any checkpoint in flight). */
   async finish(report: RunReport): Promise<void> {
     this.#finished = true;
     clearTimeout(this.#timer);

@@ -141,24 +141,34 @@ function firstLine(text: string): string {
 export interface JunitReporterOptions {
   /** Folder for `junit.xml`; `null` prints it to `out`. */
   outDir: string | null;
+  /** Standard output, used without `outDir`. */
   out: TextSink;
+  /** Secret values to redact besides the built-in shapes. */
   secrets?: readonly string[];
 }
 
 /** Writes `junit.xml` at the end of the run. */
 export class JunitReporter implements Reporter {
+  /** The `--reporter` name. */
   readonly name = "junit" as const;
   readonly #options: JunitReporterOptions;
 
-  /** @param options Where to write. */
+  /**
+   * Makes the reporter.
+   * @param options Where to write.
+   */
   constructor(options: JunitReporterOptions) {
     this.#options = options;
   }
 
+  /** Nothing to do: the file is written at the end. */
   start(): void {}
+  /** Nothing to do. */
   testStarted(): void {}
+  /** Nothing to do: the final report has every result. */
   result(): void {}
 
+  /** Writes the file atomically, or prints it without an output folder. */
   async finish(report: RunReport): Promise<void> {
     const text = renderJunit(report, this.#options.secrets);
     if (this.#options.outDir === null) this.#options.out.write(text);

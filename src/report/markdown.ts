@@ -19,6 +19,7 @@ export interface BoardMarkdownOptions {
   /** The page title; "Conformance board" by default. */
   title?: string;
   /** Secret values to redact besides the built-in shapes. */
+  /** Secret values to redact besides the built-in shapes. */
   secrets?: readonly string[];
 }
 
@@ -108,24 +109,34 @@ function code(text: string): string {
 export interface MarkdownReporterOptions {
   /** Folder for `board.md`; `null` prints the board to `out`. */
   outDir: string | null;
+  /** Standard output, used without `outDir`. */
   out: TextSink;
+  /** Secret values to redact besides the built-in shapes. */
   secrets?: readonly string[];
 }
 
 /** Writes the board at the end of the run. */
 export class MarkdownReporter implements Reporter {
+  /** The `--reporter` name. */
   readonly name = "markdown" as const;
   readonly #options: MarkdownReporterOptions;
 
-  /** @param options Where to write. */
+  /**
+   * Makes the reporter.
+   * @param options Where to write.
+   */
   constructor(options: MarkdownReporterOptions) {
     this.#options = options;
   }
 
+  /** Nothing to do: the file is written at the end. */
   start(): void {}
+  /** Nothing to do. */
   testStarted(): void {}
+  /** Nothing to do: the final report has every result. */
   result(): void {}
 
+  /** Writes the file atomically, or prints it without an output folder. */
   async finish(report: RunReport): Promise<void> {
     const text = renderBoardMarkdown(report, this.#options.secrets ? { secrets: this.#options.secrets } : {});
     if (this.#options.outDir === null) this.#options.out.write(text);

@@ -11,7 +11,9 @@ import { REPORT_SCHEMA, type ReportHost, type RunInfo, type RunReport } from "./
 
 /** A report and the file it came from, named in errors. */
 export interface SourcedReport {
+  /** The parsed report. */
   report: RunReport;
+  /** Its file name, quoted in errors. */
   source: string;
 }
 

@@ -15,6 +15,7 @@ import type { RunReport } from "./schema.ts";
 
 /** Options of {@linkcode PrettyReporter}. */
 export interface PrettyOptions {
+  /** Where the lines go. */
   out: TextSink;
   /** A terminal: one live progress line instead of one line per result. */
   isTTY: boolean;
@@ -39,6 +40,7 @@ const STATUS_STYLE: Record<Status, Style> = {
 
 /** The live, human-facing reporter. */
 export class PrettyReporter implements Reporter {
+  /** The `--reporter` name. */
   readonly name = "pretty" as const;
   readonly #options: PrettyOptions;
   readonly #results: TestResult[] = [];
@@ -47,22 +49,28 @@ export class PrettyReporter implements Reporter {
   #hostWidth = 4;
   #progressShown = false;
 
-  /** @param options Where to write and how. */
+  /**
+   * Makes the reporter.
+   * @param options Where to write and how.
+   */
   constructor(options: PrettyOptions) {
     this.#options = options;
   }
 
+  /** Draws the first progress line. */
   start(plan: ReportPlan): void {
     this.#total = plan.total;
     this.#hostWidth = Math.max(4, ...plan.hosts.map((host) => host.id.length));
     this.#drawProgress();
   }
 
+  /** Shows the test on the progress line. */
   testStarted(host: string, test: string): void {
     this.#running.push(`${host} › ${test}`);
     this.#drawProgress();
   }
 
+  /** Prints the result (on a terminal: only when it needs attention) and updates the counts. */
   result(result: TestResult): void {
     this.#results.push(result);
     const index = this.#running.indexOf(`${result.host} › ${result.test}`);
@@ -72,6 +80,7 @@ export class PrettyReporter implements Reporter {
     this.#drawProgress();
   }
 
+  /** Clears the progress line, lists what needs attention, prints the summary line. */
   finish(report: RunReport): Promise<void> {
     this.#clearProgress();
     const attention = report.results.filter((result) => compare(result) !== "expected");

@@ -25,7 +25,11 @@ export class ReportError extends Error {
   /** The usage exit code (2): the input was wrong, not the harness. */
   readonly exitCode: number = 2;
 
-  /** @param message One line: what is wrong, quoting the offending value, and what to do. */
+  /**
+   * Makes the error.
+   * @param message One line: what is wrong, quoting the offending value, and what to do.
+   * @param source The file (or reporter name) it is about.
+   */
   constructor(message: string, source?: string) {
     super(message);
     this.name = "ReportError";

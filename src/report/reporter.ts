@@ -17,6 +17,7 @@ export type ReporterName = typeof REPORTER_NAMES[number];
 export interface ReportPlan {
   /** The run block as known at the start (no duration yet). */
   run: Omit<RunInfo, "durationMs" | "incomplete">;
+  /** The hosts about to run. */
   hosts: ReportHost[];
   /** How many (host, test) pairs will run. */
   total: number;
@@ -24,7 +25,9 @@ export interface ReportPlan {
 
 /** Follows one run. Calls come in order: `start`, then `testStarted`/`result` per test, then `finish`. */
 export interface Reporter {
+  /** The `--reporter` name. */
   readonly name: ReporterName;
+  /** The run is about to start. */
   start(plan: ReportPlan): void;
   /** A test began (for live progress). */
   testStarted(host: string, test: string): void;
@@ -36,6 +39,7 @@ export interface Reporter {
 
 /** Somewhere text goes: standard output, standard error, or a test's buffer. */
 export interface TextSink {
+  /** Writes `text` as-is (no newline added). */
   write(text: string): void;
 }
 

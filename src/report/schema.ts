@@ -23,8 +23,11 @@ export interface RunInfo {
   suite: string;
   /** ISO 8601 start time. */
   startedAt: string;
+  /** Wall time of the run, in milliseconds. */
   durationMs: number;
+  /** Operating system (`Deno.build.os`). */
   os: string;
+  /** Deno version. */
   deno: string;
   /** `I/N`; `1/1` for an unsharded run; a merge of some shards lists them, e.g. `1/4,3/4`. */
   shard: string;
@@ -36,7 +39,9 @@ export interface RunInfo {
 
 /** One host of the run. */
 export interface ReportHost {
+  /** Registry id, e.g. `claude-code`. */
   id: string;
+  /** Where the host runs. */
   kind: ReportHostKind;
   /** The host's own version, or `null` when it cannot tell. */
   version: string | null;
@@ -46,10 +51,15 @@ export interface ReportHost {
 
 /** A whole `conformance-report/1` document. */
 export interface RunReport {
+  /** Always `conformance-report/1`. */
   schema: typeof REPORT_SCHEMA;
+  /** The run: harness, suite revision, timing, shard. */
   run: RunInfo;
+  /** Every host of the run, in run order. */
   hosts: ReportHost[];
+  /** Every (host, test) result, in run order. */
   results: TestResult[];
+  /** Counts per status, from `summarize(results)`. */
   summary: Summary;
 }
 
@@ -57,7 +67,7 @@ const statusSchema = z.enum(STATUSES);
 const count = z.number().int().nonnegative();
 
 /** The zod schema of {@linkcode RunReport}. Unknown keys are dropped. */
-export const runReportSchema = z.object({
+export const runReportSchema: z.ZodType<RunReport> = z.object({
   schema: z.literal(REPORT_SCHEMA),
   run: z.object({
     harness: z.string(),
@@ -93,7 +103,8 @@ export const runReportSchema = z.object({
     timedOut: count,
     errored: count,
   }),
-});
+  // zod types optional keys as `T | undefined`; with exactOptionalPropertyTypes the shapes are otherwise equal.
+}) as unknown as z.ZodType<RunReport>;
 
 /**
  * Reads a `conformance-report/1` document, checking its shape and that its summary and hosts agree with its
@@ -139,7 +150,7 @@ export function parseReport(text: string, source: string): RunReport {
       source,
     );
   }
-  const report = parsed.data as RunReport;
+  const report = parsed.data;
   checkConsistency(report, source);
   return report;
 }
