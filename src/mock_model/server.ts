@@ -82,10 +82,12 @@ export async function startMockModel(options: MockModelOptions = {}): Promise<Mo
       status: 500,
     });
   } else if (fault === "disconnect") {
-    // A long reply in many small chunks, cut after the first one: the stream has begun when it breaks.
+    // A long reply in small chunks, cut after the third: the stream has begun when it breaks. The pause between
+    // chunks lets the first ones reach the socket before aimock destroys it.
     mock.on(always, { content: `${reply} ${"and more ".repeat(20)}` }, {
       chunkSize: 4,
-      truncateAfterChunks: 1,
+      latency: 20,
+      truncateAfterChunks: 3,
     });
   } else {
     mock.on(always, { content: reply });
