@@ -47,13 +47,8 @@ export class ReferenceHost extends BrowserHost {
     // Loaded lazily: the server SDK and esbuild are not needed by commands that only list hosts.
     const { startReferenceListeners } = await import("./reference/listeners.ts");
     this.#listeners = await startReferenceListeners({ appHtml, variant: this.#variant });
-    try {
-      await super.setup(options);
-    } catch (error) {
-      await this.#listeners.close();
-      this.#listeners = null;
-      throw error;
-    }
+    // On failure, BrowserHost.setup runs this.teardown(), which closes the listeners too.
+    await super.setup(options);
   }
 
   /** Loads the host page and waits until its MCP clients are connected. */

@@ -13,7 +13,7 @@ import {
   type LauncherName,
   TRIGGER_TEST_ID,
 } from "../protocol.ts";
-import { launchChromium } from "./chromium.ts";
+import { launchChromium, type LaunchedBrowser } from "./chromium.ts";
 import type { CapabilityContext, Host, HostSetupOptions, RequestOf, SuiteBridge } from "./host.ts";
 import type { FrameSuiteBridge } from "./suite_bridge.ts";
 
@@ -39,9 +39,16 @@ export abstract class BrowserHost implements Host {
   /** The bridge to the View rendered last; subclasses set it in `launch`. */
   protected bridge: FrameSuiteBridge | null = null;
 
+  #lastLaunched: LaunchedBrowser | null = null;
+
   /** The browser's pid (its process group), once set up. */
   get browserPid(): number | null {
     return this.#launched?.pid ?? null;
+  }
+
+  /** Pids of the last browser's processes still alive (empty after a clean teardown). */
+  browserSurvivors(): Promise<number[]> {
+    return this.#lastLaunched?.survivors() ?? Promise.resolve([]);
   }
 
   /** The host page. */

@@ -12,7 +12,6 @@ import { loadPlaywright } from "./playwright.ts";
  * handler (it daemonizes out of the browser's process group, so the group check could not see it).
  */
 export const CHROMIUM_ARGS: readonly string[] = [
-  "--disable-crashpad-for-testing",
   "--no-sandbox",
   "--disable-gpu",
   "--disable-background-networking",
@@ -37,11 +36,13 @@ export function chromiumPath(): string | null {
   return null;
 }
 
-/** A running browser; disposing it closes it and waits until its process group is gone. */
+/** A running browser; disposing it closes it and waits until every process it started is gone. */
 export interface LaunchedBrowser extends AsyncDisposable {
   readonly browser: Browser;
   /** The browser's pid, which is also its process group id. */
   readonly pid: number;
+  /** Pids of this browser's processes still alive: its group, plus the crashpad daemons that left it. */
+  survivors(): Promise<number[]>;
   close(): Promise<void>;
 }
 
@@ -69,35 +70,72 @@ export async function launchChromium(options: LaunchOptions = {}): Promise<Launc
     );
   }
   const { chromium } = await loadPlaywright();
+  // Chromium's crashpad handlers daemonize out of the browser's process group; a private config dir puts a
+  // unique path on their command line, so they can be found and waited for.
+  const configDir = await Deno.makeTempDir({ prefix: "conformance-chromium-" });
   const server = await chromium.launchServer({
     executablePath,
     headless: !options.headful,
     args: [...CHROMIUM_ARGS, ...(options.args ?? [])],
+    env: { ...Deno.env.toObject(), XDG_CONFIG_HOME: configDir },
     host: "127.0.0.1",
-  });
-  const pid = server.process().pid;
-  if (pid === undefined) {
-    await server.close();
-    throw new Error(`Chromium at "${executablePath}" did not start: check that it runs with --headless`);
-  }
-  let browser: Browser;
-  try {
-    browser = await chromium.connect(server.wsEndpoint());
-  } catch (error) {
-    await server.close();
-    await waitGroupGone(pid, 10_000);
+  }).catch(async (error) => {
+    await Deno.remove(configDir, { recursive: true }).catch(() => {});
     throw error;
-  }
+  });
+  const pid = server.process().pid ?? -1;
+  const survivors = async () => [
+    ...(processGroupAlive(pid) ? [pid] : []),
+    ...await pidsWithArgument(configDir),
+  ];
   let closed: Promise<void> | null = null;
   const close = () => {
     closed ??= (async () => {
-      await browser.close().catch(() => {});
+      await browser?.close().catch(() => {});
       await server.close().catch(() => {});
-      await waitGroupGone(pid, 10_000);
+      if (pid > 0) await waitGroupGone(pid, 10_000);
+      await waitPidsGone(() => pidsWithArgument(configDir), 5_000);
+      await Deno.remove(configDir, { recursive: true }).catch(() => {});
     })();
     return closed;
   };
-  return { browser, pid, close, [Symbol.asyncDispose]: close };
+  let browser: Browser | null = null;
+  try {
+    if (pid < 0) {
+      throw new Error(`Chromium at "${executablePath}" did not start: check that it runs headless`);
+    }
+    browser = await chromium.connect(server.wsEndpoint());
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { browser, pid, survivors, close, [Symbol.asyncDispose]: close };
+}
+
+/** Pids of processes whose command line contains `text` (read with `ps`, since /proc needs --allow-all). */
+async function pidsWithArgument(text: string): Promise<number[]> {
+  const output = await new Deno.Command("ps", { args: ["-eo", "pid=,args="], stdin: "null", stderr: "null" })
+    .output();
+  return new TextDecoder().decode(output.stdout).split("\n")
+    .filter((line) => line.includes(text))
+    .map((line) => Number.parseInt(line.trim(), 10))
+    .filter((found) => Number.isInteger(found) && found !== Deno.pid);
+}
+
+async function waitPidsGone(find: () => Promise<number[]>, graceMs: number): Promise<void> {
+  const deadline = Date.now() + graceMs;
+  let left = await find();
+  while (left.length > 0 && Date.now() < deadline) {
+    await sleep(100);
+    left = await find();
+  }
+  for (const pid of left) {
+    try {
+      Deno.kill(pid, "SIGKILL");
+    } catch {
+      // Already gone.
+    }
+  }
 }
 
 /** Whether any process (zombies included) is left in process group `pgid`. */

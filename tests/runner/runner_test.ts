@@ -46,5 +46,10 @@ Deno.test("the Runner drives an in-page suite on the reference host through poll
   } finally {
     await host.teardown();
   }
-  assert.ok(pid !== null && !processGroupAlive(pid), "no browser process survives teardown");
+  assert.ok(pid !== null && !processGroupAlive(pid), "the browser's process group is gone");
+  assert.deepEqual(
+    await host.browserSurvivors(),
+    [],
+    "no browser process (crashpad included) survives teardown",
+  );
 });

@@ -11,18 +11,43 @@ import { fileURLToPath as fromFileUrl } from "node:url";
 const HOST_PAGE_ENTRY = new URL("./host_page.ts", import.meta.url);
 const PROJECT_ROOT = new URL("../../../", import.meta.url);
 
+/**
+ * The prebuilt script (`deno task assets`), embedded in the compiled binary with `--include`: esbuild runs a
+ * native binary, which a compiled program cannot start from its embedded file system.
+ */
+export const PREBUILT_HOST_PAGE_URL = new URL("../../../dist/reference_host_page.js", import.meta.url);
+
 let cached: Promise<string> | null = null;
 
-/** The host page script, minified; the first call builds it (~0.2 s), later calls reuse it. */
+/**
+ * The host page script, minified; the first call builds it (~0.2 s), later calls reuse it. Where esbuild
+ * cannot run (the compiled binary), the prebuilt copy is used.
+ */
 export function hostPageScript(): Promise<string> {
-  cached ??= build().catch((error) => {
+  cached ??= buildOrPrebuilt().catch((error) => {
     cached = null;
     throw error;
   });
   return cached;
 }
 
-async function build(): Promise<string> {
+async function buildOrPrebuilt(): Promise<string> {
+  try {
+    return await buildHostPageScript();
+  } catch (buildError) {
+    try {
+      return await Deno.readTextFile(PREBUILT_HOST_PAGE_URL);
+    } catch {
+      throw new Error(
+        `Cannot build the reference host page (${String(buildError)}) and no prebuilt ` +
+          `${PREBUILT_HOST_PAGE_URL.pathname} exists: run "deno task assets" first`,
+      );
+    }
+  }
+}
+
+/** Bundles the host page with esbuild (no cache, no fallback); `tools/build_assets.ts` prebuilds with it. */
+export async function buildHostPageScript(): Promise<string> {
   try {
     const result = await esbuild.build({
       entryPoints: [fromFileUrl(HOST_PAGE_ENTRY)],

@@ -9,26 +9,25 @@ import { VARIANTS } from "../../../hosts/web/reference/variants.ts";
 import type { AppsHostEntry } from "../../../src/host.ts";
 import type { Outcome } from "../../../src/outcome.ts";
 import type { HostSetupOptions } from "../../../src/runner/host.ts";
-import { processGroupAlive } from "../../../src/runner/chromium.ts";
 import { appsDriver } from "../../../suite/apps/driver.ts";
 
 interface Observed {
   readonly results: Map<string, Outcome>;
-  readonly pids: number[];
+  readonly hosts: ReferenceHost[];
   readonly endpoints: string[];
 }
 
 /** Runs the whole catalogue against `entry`, recording the browser pid and listener URLs of its host. */
 async function runCatalogue(entry: AppsHostEntry): Promise<Observed> {
-  const observed: Observed = { results: new Map(), pids: [], endpoints: [] };
+  const observed: Observed = { results: new Map(), hosts: [], endpoints: [] };
   const watched: AppsHostEntry = {
     ...entry,
     create: () => {
       const host = entry.create() as ReferenceHost;
       const setup = host.setup.bind(host);
       host.setup = async (options: HostSetupOptions) => {
+        observed.hosts.push(host);
         await setup(options);
-        if (host.browserPid !== null) observed.pids.push(host.browserPid);
         observed.endpoints.push(...host.endpoints);
       };
       return host;
@@ -52,9 +51,9 @@ async function runCatalogue(entry: AppsHostEntry): Promise<Observed> {
 }
 
 async function assertNothingSurvives(observed: Observed): Promise<void> {
-  assert.ok(observed.pids.length === 1, "one browser per host run");
-  for (const pid of observed.pids) {
-    assert.ok(!processGroupAlive(pid), `browser process group ${pid} survived`);
+  assert.equal(observed.hosts.length, 1, "one browser per host run");
+  for (const host of observed.hosts) {
+    assert.deepEqual(await host.browserSurvivors(), [], "browser processes survived the run");
   }
   assert.ok(observed.endpoints.length >= 6);
   for (const url of observed.endpoints) {
