@@ -7,6 +7,12 @@ export * from "./src/outcome.ts";
 export type * from "./src/host.ts";
 export type * from "./src/suite.ts";
 export type * from "./src/exec/host_runner.ts";
+export { CAPABILITY_FLAGS, GOLDEN_PATHS, NO_CAPABILITIES } from "./src/exec/host_runner.ts";
+export { execute } from "./src/exec/executor.ts";
+export type { ExecuteOptions, RunControl } from "./src/exec/executor.ts";
+export { firstDivergence, kindsMismatch } from "./src/exec/observation.ts";
+export type { Observation, StopReason, Violation } from "./src/exec/observation.ts";
+export { normalizerFor, NORMALIZERS } from "./src/normalize/mod.ts";
 export type * from "./src/normalize/events.ts";
 export * from "./src/report/mod.ts";
 export type {
