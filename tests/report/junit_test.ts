@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { JunitReporter, renderJunit } from "../../src/report/junit.ts";
 import { collector, mixedReport, report, result, tempDir } from "./_fixtures.ts";
+import type { Page } from "playwright-core";
 import { launchChromium, NO_CHROMIUM } from "./_chromium.ts";
 
 interface ParsedCase {
@@ -19,9 +20,7 @@ interface ParsedSuite {
 type Parsed = { error: string } | { root: string; attrs: Record<string, string>; suites: ParsedSuite[] };
 
 /** Parses JUnit XML with Chromium's strict XML parser and returns its structure. */
-async function parseXml(xml: string): Promise<Parsed> {
-  await using chromium = await launchChromium();
-  const page = await chromium.browser.newPage();
+async function parseXml(page: Page, xml: string): Promise<Parsed> {
   return await page.evaluate((text: string): Parsed => {
     const doc = new DOMParser().parseFromString(text, "application/xml");
     const error = doc.querySelector("parsererror");
@@ -68,82 +67,85 @@ function parsed(value: Parsed) {
 }
 
 Deno.test({
-  name: "junit.xml parses back: one testsuite per host, outcomes as the run judges them",
+  name: "junit.xml parsed back by Chromium's XML parser",
   ignore: NO_CHROMIUM !== undefined,
-  async fn() {
-    await using temp = await tempDir();
-    const input = mixedReport();
-    await new JunitReporter({ outDir: temp.path, out: collector(), secrets: [] }).finish(input);
-    const xml = parsed(await parseXml(await Deno.readTextFile(join(temp.path, "junit.xml"))));
-    assert.equal(xml.root, "testsuites");
-    assert.deepEqual(xml.suites.map((s) => s.attrs.name), ["claude-code", "codex", "fake"]);
-    assert.deepEqual(
-      {
-        tests: xml.attrs.tests,
-        failures: xml.attrs.failures,
-        errors: xml.attrs.errors,
-        skipped: xml.attrs.skipped,
-      },
-      { tests: "10", failures: "3", errors: "1", skipped: "4" },
-    );
-    const [claude, codex, fake] = xml.suites as [ParsedSuite, ParsedSuite, ParsedSuite];
-    assert.equal(claude.properties["host.version"], "1.2.3");
-    assert.equal(claude.properties["suite.revision"], "2026.11.30");
-    assert.equal(fake.properties["host.testOnly"], "true");
-    for (const suite of xml.suites) {
-      const count = (tag: string) => suite.cases.filter((c) => c.outcome?.tag === tag).length;
-      assert.equal(suite.attrs.tests, String(suite.cases.length));
-      assert.equal(suite.attrs.failures, String(count("failure")));
-      assert.equal(suite.attrs.errors, String(count("error")));
-      assert.equal(suite.attrs.skipped, String(count("skipped")));
-    }
-    const byName = (suite: ParsedSuite, name: string) => suite.cases.find((c) => c.name === name)!;
-    assert.equal(byName(claude, "cli/behavior/plain").outcome, null);
-    assert.equal(byName(claude, "cli/behavior/plain").classname, "claude-code.cli.behavior");
-    assert.equal(byName(claude, "cli/behavior/plain").time, "0.010");
-    assert.deepEqual(byName(claude, "cli/scripted/ordering").outcome, {
-      tag: "failure",
-      message: "FAIL: tool_result before tool_call",
-      type: "FAIL",
-      text: "tool_result before tool_call",
-    });
-    assert.equal(byName(claude, "cli/scripted/retry").outcome, null, "a WARN passes");
-    assert.equal(byName(claude, "cli/scripted/retry").systemOut, "WARN: no retry event");
-    assert.deepEqual(byName(claude, "cli/capabilities/images-positive").outcome, {
-      tag: "skipped",
-      message: "images unsupported",
-      type: null,
-      text: "",
-    });
-    assert.equal(byName(codex, "cli/behavior/plain").outcome?.type, "TIMEOUT");
-    assert.equal(byName(codex, "cli/scripted/ordering").outcome?.tag, "error");
-    const known = byName(codex, "cli/scripted/retry").outcome!;
-    assert.deepEqual([known.tag, known.type], ["skipped", "EXPECTED_FAILURE"]);
-    assert.match(known.message ?? "", /^Known failure \(expected FAIL\): known: retries silently$/);
-    const stale = byName(fake, "cli/behavior/plain").outcome!;
-    assert.deepEqual([stale.tag, stale.type], ["failure", "STALE_EXPECTATION"]);
-  },
-});
+  async fn(t) {
+    await using chromium = await launchChromium();
+    const page = await chromium.browser.newPage();
 
-Deno.test({
-  name: "junit.xml escapes markup and drops characters XML cannot carry",
-  ignore: NO_CHROMIUM !== undefined,
-  async fn() {
-    const nasty = "a <b> & \"c\" 'd' ]]> \u0000\u0007\u001b[31m\uFFFE\uD800 end\nline two\ttab";
-    const input = report([
-      result('host"<&>', 'cli/scripted/<weird>&"name"', "FAIL", {
-        message: nasty,
-        details: { raw: "\u0001</failure>" },
-      }),
-    ]);
-    const xml = parsed(await parseXml(renderJunit(input)));
-    const suite = xml.suites[0]!;
-    assert.equal(suite.attrs.name, 'host"<&>');
-    const testCase = suite.cases[0]!;
-    assert.equal(testCase.name, 'cli/scripted/<weird>&"name"');
-    assert.equal(testCase.outcome?.message, "FAIL: a <b> & \"c\" 'd' ]]> [31m end");
-    assert.ok(testCase.outcome?.text.startsWith("a <b> & \"c\" 'd' ]]> [31m end\nline two\ttab\ndetails: "));
-    assert.ok(testCase.outcome?.text.includes("</failure>"));
+    await t.step("one testsuite per host, outcomes as the run judges them", async () => {
+      await using temp = await tempDir();
+      const input = mixedReport();
+      await new JunitReporter({ outDir: temp.path, out: collector(), secrets: [] }).finish(input);
+      const xml = parsed(await parseXml(page, await Deno.readTextFile(join(temp.path, "junit.xml"))));
+      assert.equal(xml.root, "testsuites");
+      assert.deepEqual(xml.suites.map((s) => s.attrs.name), ["claude-code", "codex", "fake"]);
+      assert.deepEqual(
+        {
+          tests: xml.attrs.tests,
+          failures: xml.attrs.failures,
+          errors: xml.attrs.errors,
+          skipped: xml.attrs.skipped,
+        },
+        { tests: "10", failures: "3", errors: "1", skipped: "4" },
+      );
+      const [claude, codex, fake] = xml.suites as [ParsedSuite, ParsedSuite, ParsedSuite];
+      assert.equal(claude.properties["host.version"], "1.2.3");
+      assert.equal(claude.properties["suite.revision"], "2026.11.30");
+      assert.equal(fake.properties["host.testOnly"], "true");
+      for (const suite of xml.suites) {
+        const count = (tag: string) => suite.cases.filter((c) => c.outcome?.tag === tag).length;
+        assert.equal(suite.attrs.tests, String(suite.cases.length));
+        assert.equal(suite.attrs.failures, String(count("failure")));
+        assert.equal(suite.attrs.errors, String(count("error")));
+        assert.equal(suite.attrs.skipped, String(count("skipped")));
+      }
+      const byName = (suite: ParsedSuite, name: string) => suite.cases.find((c) => c.name === name)!;
+      assert.equal(byName(claude, "cli/behavior/plain").outcome, null);
+      assert.equal(byName(claude, "cli/behavior/plain").classname, "claude-code.cli.behavior");
+      assert.equal(byName(claude, "cli/behavior/plain").time, "0.010");
+      assert.deepEqual(byName(claude, "cli/scripted/ordering").outcome, {
+        tag: "failure",
+        message: "FAIL: tool_result before tool_call",
+        type: "FAIL",
+        text: "tool_result before tool_call",
+      });
+      assert.equal(byName(claude, "cli/scripted/retry").outcome, null, "a WARN passes");
+      assert.equal(byName(claude, "cli/scripted/retry").systemOut, "WARN: no retry event");
+      assert.deepEqual(byName(claude, "cli/capabilities/images-positive").outcome, {
+        tag: "skipped",
+        message: "images unsupported",
+        type: null,
+        text: "",
+      });
+      assert.equal(byName(codex, "cli/behavior/plain").outcome?.type, "TIMEOUT");
+      assert.equal(byName(codex, "cli/scripted/ordering").outcome?.tag, "error");
+      const known = byName(codex, "cli/scripted/retry").outcome!;
+      assert.deepEqual([known.tag, known.type], ["skipped", "EXPECTED_FAILURE"]);
+      assert.match(known.message ?? "", /^Known failure \(expected FAIL\): known: retries silently$/);
+      const stale = byName(fake, "cli/behavior/plain").outcome!;
+      assert.deepEqual([stale.tag, stale.type], ["failure", "STALE_EXPECTATION"]);
+    });
+
+    await t.step("markup is escaped and characters XML cannot carry are dropped", async () => {
+      const nasty = "a <b> & \"c\" 'd' ]]> \u0000\u0007\u001b[31m\uFFFE\uD800 end\nline two\ttab";
+      const input = report([
+        result('host"<&>', 'cli/scripted/<weird>&"name"', "FAIL", {
+          message: nasty,
+          details: { raw: "\u0001</failure>" },
+        }),
+      ]);
+      const xml = parsed(await parseXml(page, renderJunit(input)));
+      const suite = xml.suites[0]!;
+      assert.equal(suite.attrs.name, 'host"<&>');
+      const testCase = suite.cases[0]!;
+      assert.equal(testCase.name, 'cli/scripted/<weird>&"name"');
+      assert.equal(testCase.outcome?.message, "FAIL: a <b> & \"c\" 'd' ]]> [31m end");
+      assert.ok(
+        testCase.outcome?.text.startsWith("a <b> & \"c\" 'd' ]]> [31m end\nline two\ttab\ndetails: "),
+      );
+      assert.ok(testCase.outcome?.text.includes("</failure>"));
+    });
   },
 });
 
