@@ -15,6 +15,7 @@ import type { HostInvocation, StreamShape } from "./host_runner.ts";
 import { DEFAULT_MAX_LINE_BYTES, readLines } from "./line_reader.ts";
 import type { Observation, StopReason, Violation } from "./observation.ts";
 import { groupAlive, killGroup } from "./process_group.ts";
+import { explainRefusal } from "../permissions.ts";
 
 /** Handed to every callback: lets a caller stop the run from inside it. */
 export interface RunControl {
@@ -84,11 +85,19 @@ const delay = (ms: number) => new Promise<"late">((resolve) => setTimeout(() => 
  * @example
  * ```ts
  * import { execute } from "./executor.ts";
+ * import { NO_CAPABILITIES } from "./host_runner.ts";
  * import { normalizerFor } from "../normalize/mod.ts";
  * const observation = await execute(
  *   { binary: "echo", args: ["hi"], env: {}, envAllow: [], cleanupPaths: [], capabilities: NO_CAPABILITIES },
- *   { host: "echo", normalizer: normalizerFor("claude")({ argv: ["hi"] }), streamShape: { init: "none", terminal: "eof" } },
+ *   {
+ *     host: "echo",
+ *     normalizer: normalizerFor("claude")({ argv: ["hi"] }),
+ *     streamShape: { init: "none", terminal: "eof" },
+ *     wallTimeoutMs: 5_000,
+ *   },
  * );
+ * observation.exitCode; // 0
+ * observation.kinds; // ["unparsed"]: "hi" is not claude stream-json
  * ```
  */
 export async function execute(invocation: HostInvocation, options: ExecuteOptions): Promise<Observation> {
@@ -138,7 +147,8 @@ async function run(
       detached: true,
     }).spawn();
   } catch (error) {
-    const message = `Subprocess spawn failed: ${error instanceof Error ? error.message : String(error)}`;
+    const reason = explainRefusal(error) ?? (error instanceof Error ? error.message : String(error));
+    const message = `Subprocess spawn failed: ${reason}`;
     violations.push({ kind: "spawn_failed", stream: "process", message });
     return finish({ ...base, started, stdoutLines: 0, stdoutBytes: 0, exitCode: null, signal: null }, {
       resultSeen: null,
