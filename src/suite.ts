@@ -67,7 +67,7 @@ export interface SuiteDriver {
   /** Whether this suite has tests for the host. */
   accepts(entry: HostEntry): boolean;
   /** Every test of this suite for the host, in run order. Must be deterministic and cheap. */
-  list(entry: HostEntry, settings: Pick<RunSettings, "live" | "mockModel">): TestCase[];
+  list(entry: HostEntry, settings: Pick<RunSettings, "live" | "mockModel" | "goldenPaths">): TestCase[];
   /**
    * The host's own version for the report (e.g. from its version-check invocation), or `null` when it cannot
    * tell. Optional; must not take long and must not throw for an absent host.

@@ -36,7 +36,7 @@ const PATHS: readonly GoldenPath[] = ["streaming", "blocking-json", "resume", "d
 /** Wall clock of one golden-path run, before the timeout multiplier. */
 export const MOCK_RUN_TIMEOUT_MS = 60_000;
 /** Wall clock of one fault run: past it the host is retrying or hanging (TIMEOUT). */
-export const FAULT_RUN_TIMEOUT_MS = 30_000;
+export const FAULT_RUN_TIMEOUT_MS = 60_000;
 
 /**
  * Real CLIs are heavy (a Node or Bun runtime each, seconds of CPU to start): at most this many run at once

@@ -34,7 +34,7 @@ export interface CliTier {
   /** The per-test deadline in milliseconds before the timeout multiplier. */
   readonly timeoutMs?: number;
   /** The tests this tier has for the host (empty when it does not apply). Deterministic, no I/O. */
-  list(entry: CliHostEntry, settings: Pick<RunSettings, "live" | "mockModel">): TestCase[];
+  list(entry: CliHostEntry, settings: Pick<RunSettings, "live" | "mockModel" | "goldenPaths">): TestCase[];
   /** Runs one listed test. Stops promptly when `signal` aborts and leaves no process behind. */
   run(entry: CliHostEntry, test: TestCase, settings: RunSettings, signal: AbortSignal): Promise<Outcome>;
 }
