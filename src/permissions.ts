@@ -1,0 +1,126 @@
+/**
+ * The one permission set the harness runs under: `deno task conformance`, the fake host re-invoked from
+ * source, and the `deno compile`d binary all use {@linkcode PERMISSION_FLAGS} (a test checks deno.json against
+ * it). Never `-A`.
+ *
+ * What is narrow, and why the rest is not:
+ * - **net**: loopback only. Deno itself only talks to its own servers (the conformance MCP server, the
+ *   reference host's listeners, the mock model) and to the browser over a loopback websocket; the origins of
+ *   web hosts are loaded by the browser, which is a child process and not bound by Deno's permissions.
+ * - **run**: the program itself (`/proc/self/exe` on Linux; `conformance`/`deno` on PATH elsewhere), the
+ *   `kill` and `ps` the process-group code uses, `git` for the mock-model sandbox, the browsers, and the
+ *   registry's agent CLIs by name (Deno resolves each name on PATH when the program starts). Deno's own
+ *   `Deno.kill` needs unrestricted run access, so signals go through the `kill` binary instead.
+ * - **write**: the working folder and temp (`/tmp`; `/var/folders` is macOS's temp). Reports and browser
+ *   profiles go there, or the write is refused with {@linkcode explainRefusal}'s message.
+ * - **read, env, sys** stay whole: host detection stats every PATH folder and the files the user names
+ *   (`--config`, `--expectations`) can be anywhere; Playwright alone reads about a hundred environment
+ *   variables and a dozen system facts by name as it loads and throws on the first one refused, so a list
+ *   would break on every dependency upgrade. Children never see the parent's environment wholesale: the
+ *   executor projects it to an allow-list (`src/exec/env.ts`).
+ *
+ * @module
+ */
+
+/** Loopback, by every name the harness binds or dials. */
+export const NET_ALLOW: readonly string[] = ["127.0.0.1", "localhost", "[::1]"];
+
+/** The browsers `src/runner/chromium.ts` looks for (`CONFORMANCE_CHROMIUM` must name one of these). */
+export const BROWSER_PATHS: readonly string[] = [
+  "/usr/bin/chromium",
+  "/usr/bin/chromium-browser",
+  "/usr/bin/google-chrome",
+];
+
+/** The agent CLIs of the registry, by the binary name each is found under on PATH. */
+export const HOST_BINARIES: readonly string[] = [
+  "claude",
+  "codex",
+  "gemini",
+  "opencode",
+  "pi",
+  "omp",
+  "kimi",
+  "qwen",
+];
+
+/** Every program the harness may start. */
+export const RUN_ALLOW: readonly string[] = [
+  "/proc/self/exe",
+  "conformance",
+  "deno",
+  "kill",
+  "ps",
+  "git",
+  ...BROWSER_PATHS,
+  ...HOST_BINARIES,
+];
+
+/** Where the harness may write: the working folder (resolved when the program starts) and temp. */
+export const WRITE_ALLOW: readonly string[] = [".", "/tmp", "/var/folders"];
+
+/** The Deno flags of the permission set, in the order the tasks spell them. */
+export const PERMISSION_FLAGS: readonly string[] = [
+  "--allow-read",
+  `--allow-write=${WRITE_ALLOW.join(",")}`,
+  "--allow-env",
+  "--allow-sys",
+  `--allow-run=${RUN_ALLOW.join(",")}`,
+  `--allow-net=${NET_ALLOW.join(",")}`,
+];
+
+/** Whether `error` is Deno refusing an operation for want of a permission. */
+export function isPermissionRefusal(error: unknown): error is Error {
+  return error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied &&
+      /--allow-/.test(error.message);
+}
+
+/**
+ * A one-line explanation of a permission refusal that says what to do, or `null` when `error` is not one.
+ * Deno's own message names a flag; the user of the compiled binary cannot pass flags, so this one names the
+ * way out instead.
+ *
+ * @example
+ * ```ts
+ * import { explainRefusal } from "./permissions.ts";
+ * try {
+ *   new Deno.Command("/opt/agent/bin/agent").spawn();
+ * } catch (error) {
+ *   console.error(explainRefusal(error) ?? error);
+ * }
+ * ```
+ */
+export function explainRefusal(error: unknown): string | null {
+  if (!isPermissionRefusal(error)) return null;
+  const message = error.message;
+  const target = /access to "([^"]*)"/.exec(message)?.[1];
+  if (/run access/.test(message)) {
+    if (target === undefined) {
+      return "The harness may not signal processes directly (Deno.kill needs unrestricted run access): " +
+        'it uses the "kill" binary instead; report this as a bug';
+    }
+    const name = target.split(/[\\/]/).at(-1) ?? target;
+    return `Program "${target}" is outside the harness's run permission (${
+      RUN_ALLOW.join(", ")
+    }): put it on PATH under one of those names` +
+      (target.includes("/") ? ` (e.g. export PATH="${dirnameOf(target)}:$PATH" for "${name}")` : "") +
+      ", or run from source with a wider --allow-run";
+  }
+  if (/write access/.test(message)) {
+    return `Cannot write "${target ?? "?"}": the harness writes only inside the working folder and temp (${
+      WRITE_ALLOW.join(", ")
+    }); pick a folder there (e.g. --out reports) or run from the folder you want to write to`;
+  }
+  if (/net access/.test(message)) {
+    return `Network access to "${target ?? "?"}" refused: the harness talks only to loopback (${
+      NET_ALLOW.join(", ")
+    }); ` +
+      "web hosts are reached by the browser, not by the harness";
+  }
+  return `${message.split("\n")[0]}: the harness runs with a fixed permission set (see docs/binary.md)`;
+}
+
+function dirnameOf(path: string): string {
+  const cut = path.lastIndexOf("/");
+  return cut <= 0 ? "/" : path.slice(0, cut);
+}
