@@ -5,15 +5,10 @@
  * @module
  */
 
+import { PERMISSION_FLAGS } from "../permissions.ts";
+
 /** The permissions of `deno task conformance`, given to the fake host when running from source. */
-export const SOURCE_PERMISSIONS: readonly string[] = [
-  "--allow-read",
-  "--allow-write",
-  "--allow-env",
-  "--allow-sys",
-  "--allow-run",
-  "--allow-net=127.0.0.1,localhost,[::1]",
-];
+export const SOURCE_PERMISSIONS: readonly string[] = PERMISSION_FLAGS;
 
 /** The program's whereabouts, as Deno reports them. */
 export interface SelfContext {
@@ -21,6 +16,11 @@ export interface SelfContext {
   readonly execPath: string;
   /** `Deno.mainModule`. */
   readonly mainModule: string;
+  /**
+   * A path that starts this very executable whatever it is called (Linux's `/proc/self/exe`), so the
+   * permission set can allow "itself" without knowing where the binary was installed.
+   */
+  readonly selfExe?: string;
 }
 
 /** A command prefix: run `binary` with `args` followed by the fake host's own arguments. */
@@ -29,7 +29,10 @@ export interface SelfCommand {
   readonly args: readonly string[];
 }
 
-const MAIN_TS = new URL("../../main.ts", import.meta.url);
+// `deno bundle` inlines this module, and import.meta.url is then the bundle file, which is itself the program.
+const MAIN_TS = import.meta.url.endsWith("/src/exec/self.ts")
+  ? new URL("../../main.ts", import.meta.url)
+  : new URL(import.meta.url);
 
 /**
  * Whether the program is a `deno compile`d binary: its main module then lives in the binary's embedded
@@ -51,9 +54,15 @@ export function isCompiled(context: SelfContext): boolean {
  * ```
  */
 export function fakeHostCommand(
-  context: SelfContext = { execPath: Deno.execPath(), mainModule: Deno.mainModule },
+  context: SelfContext = defaultContext(),
 ): SelfCommand {
-  if (isCompiled(context)) return { binary: context.execPath, args: ["fake-host"] };
+  const binary = context.selfExe ?? context.execPath;
+  if (isCompiled(context)) return { binary, args: ["fake-host"] };
   const main = MAIN_TS.protocol === "file:" ? decodeURIComponent(MAIN_TS.pathname) : MAIN_TS.href;
-  return { binary: context.execPath, args: ["run", "--quiet", ...SOURCE_PERMISSIONS, main, "fake-host"] };
+  return { binary, args: ["run", "--quiet", ...SOURCE_PERMISSIONS, main, "fake-host"] };
+}
+
+function defaultContext(): SelfContext {
+  const context = { execPath: Deno.execPath(), mainModule: Deno.mainModule };
+  return Deno.build.os === "linux" ? { ...context, selfExe: "/proc/self/exe" } : context;
 }
