@@ -18,11 +18,30 @@ export function signalGroup(pgid: number, signal: Deno.Signal): boolean {
     Deno.kill(-pgid, signal);
     return true;
   } catch (error) {
+    if (error instanceof Deno.errors.NotCapable) return killBinary(pgid, signal);
     if (error instanceof Deno.errors.NotFound) return false;
     // ESRCH surfaces differently across versions; anything else is a real failure.
     if (error instanceof Error && /ESRCH|No such process/i.test(error.message)) return false;
     throw error;
   }
+}
+
+/**
+ * Signals the group through the `kill` binary. `Deno.kill` needs unrestricted run access, which the harness's
+ * permission set (src/permissions.ts) does not grant; running `kill` does. Signal 0 only probes.
+ */
+function killBinary(pgid: number, signal: Deno.Signal | 0): boolean {
+  const args = signal === 0 ? ["-0"] : ["-s", signal.replace(/^SIG/, "")];
+  const { success, stderr } = new Deno.Command("kill", {
+    args: [...args, "--", `-${pgid}`],
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).outputSync();
+  if (success) return true;
+  const message = new TextDecoder().decode(stderr).trim();
+  if (signal === 0 || /No such process|ESRCH/i.test(message)) return false;
+  throw new Error(`"kill -s ${signal} -- -${pgid}" failed: ${message}`);
 }
 
 /**
@@ -34,8 +53,8 @@ export async function groupAlive(pgid: number): Promise<boolean> {
   if (!Number.isSafeInteger(pgid) || pgid <= 1) return false;
   try {
     process.kill(-pgid, 0);
-  } catch {
-    return false;
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotCapable) || !killBinary(pgid, 0)) return false;
   }
   const states = await memberStates(pgid);
   return states === null || states.some((state) => !state.startsWith("Z") && !state.startsWith("X"));
