@@ -40,6 +40,7 @@ export abstract class BrowserHost implements Host {
   protected bridge: FrameSuiteBridge | null = null;
 
   #lastLaunched: LaunchedBrowser | null = null;
+  #failures = 0;
 
   /** The browser's pid (its process group), once set up. */
   get browserPid(): number | null {
@@ -108,10 +109,11 @@ export abstract class BrowserHost implements Host {
   /** Renders the suite through a launcher. */
   abstract launch(launcher: LauncherName): Promise<SuiteBridge>;
 
-  /** Saves a screenshot of the host page into the artifacts folder. */
-  async keepEvidence(testId: string): Promise<string[]> {
+  /** Notes a failure (the trace is kept on failure) and saves a screenshot of the host page when asked. */
+  async keepEvidence(testId: string, options: { readonly screenshot?: boolean } = {}): Promise<string[]> {
+    this.#failures++;
     const dir = this.#options?.artifactsDir;
-    if (!dir || this.#page === null) return [];
+    if (!dir || this.#page === null || options.screenshot === false) return [];
     await Deno.mkdir(dir, { recursive: true });
     const path = `${dir}/${this.id.replaceAll(/[^\w.-]+/g, "_")}-${testId.replaceAll(/[^\w.-]+/g, "_")}.png`;
     await this.#page.screenshot({ path, fullPage: true });
@@ -177,9 +179,13 @@ export abstract class BrowserHost implements Host {
     if (
       this.#context !== null && options !== null && options.trace !== "off" && options.artifactsDir !== null
     ) {
-      await Deno.mkdir(options.artifactsDir, { recursive: true });
-      const path = `${options.artifactsDir}/${this.id.replaceAll(/[^\w.-]+/g, "_")}-trace.zip`;
-      await this.#context.tracing.stop({ path }).catch(() => {});
+      if (options.trace === "on" || this.#failures > 0) {
+        await Deno.mkdir(options.artifactsDir, { recursive: true });
+        const path = `${options.artifactsDir}/${this.id.replaceAll(/[^\w.-]+/g, "_")}-trace.zip`;
+        await this.#context.tracing.stop({ path }).catch(() => {});
+      } else {
+        await this.#context.tracing.stop().catch(() => {});
+      }
     }
     this.bridge = null;
     this.#page = null;

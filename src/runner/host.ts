@@ -76,7 +76,10 @@ export interface Host extends HostCapabilities {
    * it judges the teardown tests once the View is gone).
    */
   serverLog?(): ServerLog;
-  /** Keeps evidence for a failed manual test (a screenshot); returns the files written. */
-  keepEvidence?(testId: string): Promise<string[]>;
+  /**
+   * Keeps evidence for a failed test: marks the run as failed (so `--trace on-failure` keeps the trace) and,
+   * with `screenshot`, saves a screenshot; returns the files written.
+   */
+  keepEvidence?(testId: string, options?: { readonly screenshot?: boolean }): Promise<string[]>;
   teardown(): Promise<void>;
 }

@@ -151,8 +151,8 @@ async function runRender(
     onTestStart: (id) => report.start(id),
     onResult: async (result) => {
       const failed = result.status === "FAIL" || result.status === "TIMEOUT";
-      const evidence = failed && result.manual && host.keepEvidence
-        ? await host.keepEvidence(runTestId(result.id)).catch(() => [])
+      const evidence = failed && host.keepEvidence
+        ? await host.keepEvidence(runTestId(result.id), { screenshot: result.manual }).catch(() => [])
         : [];
       report.one(
         result.id,
