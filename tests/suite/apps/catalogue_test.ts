@@ -97,6 +97,6 @@ Deno.test("run order: automatic tests, then manual ones, and the teardown tests 
 
 Deno.test("suite/apps/README.md has one table row per test, in catalogue order", async () => {
   const readme = await Deno.readTextFile(new URL("../../../suite/apps/README.md", import.meta.url));
-  const rows = [...readme.matchAll(/^\| `([a-z-]+\/[a-z0-9-]+)` \|/gm)].map((match) => match[1]);
+  const rows = [...readme.matchAll(/^\| `([a-z-]+\/[a-z0-9-]+)`\s*\|/gm)].map((match) => match[1]);
   assert.deepEqual(rows, ids);
 });
