@@ -117,6 +117,18 @@ export const SCRIPTED_CASES: readonly ScriptedCase[] = [
     },
   },
   {
+    // Early in the table: the longest row starts first, so it overlaps the rest when cases run concurrently.
+    name: "flood-100mb",
+    script: [INIT, "flood 100000000", "text OK", "result"],
+    expect: {
+      kinds: ["init", "text", "usage", "terminal"],
+      violations: [],
+      resultSeen: true,
+      exitCode: 0,
+      minStdoutBytes: 100_000_000,
+    },
+  },
+  {
     // claude pairs an error result with exit 1 (a failed login): both must be reported as they are.
     name: "error-result-exit-1",
     script: [INIT, "text Not logged in · Please run /login", "result error=authentication_failed", "exit 1"],
@@ -228,17 +240,6 @@ export const SCRIPTED_CASES: readonly ScriptedCase[] = [
       violations: ["invalid_utf8"],
       resultSeen: true,
       exitCode: 0,
-    },
-  },
-  {
-    name: "flood-100mb",
-    script: [INIT, "flood 100000000", "text OK", "result"],
-    expect: {
-      kinds: ["init", "text", "usage", "terminal"],
-      violations: [],
-      resultSeen: true,
-      exitCode: 0,
-      minStdoutBytes: 100_000_000,
     },
   },
   {
