@@ -152,7 +152,10 @@ export class Runner {
       | undefined;
     if (method === undefined) return { ...UNSUPPORTED };
     const own = "timeoutMs" in request ? request.timeoutMs * this.#multiplier : 0;
-    const timeoutMs = Math.max(own + 5_000 * this.#multiplier, this.#requestTimeoutMs);
+    // A request with its own deadline gets it plus a grace period for the host's round trips.
+    const timeoutMs = own > 0
+      ? Math.max(own + 5_000 * this.#multiplier, this.#requestTimeoutMs)
+      : this.#requestTimeoutMs;
     const deadline = new AbortController();
     const timer = setTimeout(
       () => deadline.abort(new Error(`no answer within ${timeoutMs} ms`)),

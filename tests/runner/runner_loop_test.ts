@@ -1,0 +1,123 @@
+/**
+ * The Runner's loop against the real suite engine (suite/apps/harness/engine.ts) running in this process:
+ * dispatch to host methods, `unsupported` for absent ones, per-request deadlines, stale answers, the stall
+ * guard. The browser path is covered by runner_test.ts; these cases need no browser.
+ */
+import assert from "node:assert/strict";
+import type { CapabilityResult, InIframeChannel, StartFilter } from "../../src/protocol.ts";
+import type { Host, SuiteBridge } from "../../src/runner/host.ts";
+import { Runner, SuiteRunInterrupted } from "../../src/runner/runner.ts";
+import { SuiteEngine } from "../../suite/apps/harness/engine.ts";
+import type { TestContext, TestDefinition } from "../../suite/apps/harness/test_api.ts";
+
+/** The channel, reached directly instead of through `frame.evaluate`, with the same JSON round trip. */
+function bridgeTo(channel: InIframeChannel): SuiteBridge {
+  const wire = <T>(value: T): T => JSON.parse(JSON.stringify(value ?? null));
+  return {
+    listTests: () => Promise.resolve(wire(channel.listTests())),
+    start: (filter: StartFilter | null) => Promise.resolve(channel.start(wire(filter))),
+    poll: () => Promise.resolve(wire(channel.poll())),
+    resolve: (result: CapabilityResult, seq?: number) => Promise.resolve(channel.resolve(wire(result), seq)),
+    isDetached: () => false,
+  };
+}
+
+function engineOf(tests: TestDefinition<null>[]): SuiteEngine<null> {
+  return new SuiteEngine(tests, {
+    launcher: () => "run_conformance",
+    ready: Promise.resolve(null),
+    trigger: { arm: (fn) => Promise.resolve(fn()), disarm: () => {} },
+    timeouts: { automatic: 20_000, manual: 20_000 },
+  });
+}
+
+const host = (methods: Partial<Host>): Host => ({
+  id: "loop-test",
+  setup: () => Promise.resolve(),
+  teardown: () => Promise.resolve(),
+  launch: () => Promise.reject(new Error("not used")),
+  ...methods,
+});
+
+const test = (id: string, run: TestDefinition<null>["run"], manual = false): TestDefinition<null> => ({
+  id,
+  name: id,
+  vantage: "host",
+  manual,
+  clause: "MUST",
+  run,
+});
+
+Deno.test("requests reach the host method of their kind; absent methods answer unsupported (SKIP)", async () => {
+  const seen: string[] = [];
+  const engine = engineOf([
+    test("t/model-list", async (t) => {
+      const value = await t.host({ kind: "readModelToolList" }) as { tools: string[] };
+      t.assertEqual(value.tools, ["a"], "tools");
+    }),
+    test("t/absent", async (t) => {
+      await t.host({ kind: "inspectFrame" });
+    }),
+  ]);
+  const runner = new Runner(
+    host({
+      readModelToolList: (request) => {
+        seen.push(request.kind);
+        return Promise.resolve({ ok: true, value: { tools: ["a"] } });
+      },
+    }),
+    { pollIntervalMs: 5 },
+  );
+  const results = await runner.run(bridgeTo(engine), null);
+  assert.deepEqual(results.map((result) => [result.id, result.status]), [["t/model-list", "PASS"], [
+    "t/absent",
+    "SKIP",
+  ]]);
+  assert.match(results[1]!.message ?? "", /does not support "inspectFrame"/);
+  assert.deepEqual(seen, ["readModelToolList"]);
+});
+
+Deno.test("a host method that overruns its deadline answers an error, and the suite goes on", async () => {
+  const engine = engineOf([
+    test("t/slow", async (t: TestContext) => {
+      const answer = await t.hostOptional({ kind: "toggleTheme", to: "dark" });
+      t.assert(
+        !answer.ok && /no answer within/.test(answer.error ?? ""),
+        `unexpected ${JSON.stringify(answer)}`,
+      );
+    }),
+    test("t/after", () => Promise.resolve()),
+  ]);
+  const runner = new Runner(
+    host({
+      toggleTheme: (_request, context) =>
+        new Promise((_, reject) =>
+          context.signal.addEventListener("abort", () => reject(context.signal.reason))
+        ),
+    }),
+    { pollIntervalMs: 5, requestTimeoutMs: 200 },
+  );
+  const results = await runner.run(bridgeTo(engine), null);
+  assert.deepEqual(results.map((result) => result.status), ["PASS", "PASS"]);
+});
+
+Deno.test("the stall guard ends a run that stops changing, keeping what was reported", async () => {
+  const engine = engineOf([
+    test("t/done", () => Promise.resolve()),
+    test("t/hangs", (t) => t.sleep(60_000)),
+  ]);
+  const runner = new Runner(host({}), { pollIntervalMs: 5, stallMs: 300 });
+  const error = await runner.run(bridgeTo(engine), null).then(() => null, (caught: unknown) => caught);
+  assert.ok(error instanceof SuiteRunInterrupted, `expected an interruption, got ${error}`);
+  assert.match(error.message, /stall guard/);
+  assert.equal(error.runningId, "t/hangs");
+  assert.deepEqual(error.results.map((result) => result.id), ["t/done"]);
+});
+
+Deno.test("an aborted run stops promptly with the partial results", async () => {
+  const abort = new AbortController();
+  const engine = engineOf([test("t/hangs", (t) => t.sleep(60_000))]);
+  const runner = new Runner(host({}), { pollIntervalMs: 5, signal: abort.signal });
+  setTimeout(() => abort.abort(), 100);
+  await assert.rejects(runner.run(bridgeTo(engine), null), /aborted/);
+});
