@@ -1,0 +1,22 @@
+import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+
+const ROOT = new URL("../../", import.meta.url);
+
+Deno.test("the fake host imports nothing outside fake_host/ (no CLI, Playwright, zod or MCP SDK)", async () => {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", "fake_host/mod.ts"],
+    cwd: fileURLToPath(ROOT),
+    stdin: "null",
+  }).output();
+  assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
+  const info = JSON.parse(new TextDecoder().decode(output.stdout)) as {
+    modules: { specifier: string }[];
+    npmPackages?: Record<string, unknown>;
+  };
+  const outside = info.modules.map((module) => module.specifier)
+    .filter((specifier) => !specifier.startsWith(new URL("fake_host/", ROOT).href));
+  assert.deepEqual(outside, []);
+  assert.deepEqual(Object.keys(info.npmPackages ?? {}), []);
+  assert.ok(info.modules.length >= 3, "the graph should hold mod.ts, script.ts and dialects.ts");
+});
