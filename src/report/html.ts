@@ -18,9 +18,18 @@ export const HTML_REPORT_FILE = "report.html";
 
 /** Escapes text for HTML element content and double- or single-quoted attribute values. */
 export function escapeHtml(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;")
-    .replace(/'/g, "&#39;");
+  return HAS_HTML_SPECIAL.test(text) ? text.replace(HTML_SPECIAL, (char) => HTML_ENTITY[char]!) : text;
 }
+
+const HAS_HTML_SPECIAL = /[&<>"']/;
+const HTML_SPECIAL = /[&<>"']/g;
+const HTML_ENTITY: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;",
+};
 
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:";
 

@@ -38,6 +38,10 @@ const COOKIE_PAIR = /([^\s=;,]+)=(?!\[REDACTED\])[^;,\r\n]*/g;
 const NAMED_SECRET =
   /\b((?:x-)?api[-_]?key|apikey|access[-_]?token|refresh[-_]?token|auth[-_]?token|client[-_]?secret|secret[-_]?key|password|passwd)(["']?\s*[:=]\s*["']?)(?!\[REDACTED\])([^\s"',;&}]+)/gi;
 
+/** A cheap superset of every pattern above: text without any of these has nothing to redact. */
+const MAYBE_SECRET =
+  /sk-|AIza|gh[pousr]_|github_pat_|glpat-|xox[abposr]-|AKIA|eyJ|bearer|authoriz|cookie|api[-_]?key|token|secret|passw/i;
+
 /** Object keys whose string values are always secrets (`apiKey`, `ANTHROPIC_API_KEY`, `GH_TOKEN`, …). */
 const SECRET_KEY =
   /(?:api[-_]?key|apikey|token|secret|password|passwd|credentials?|cookie|authorization|x-api-key)$/i;
@@ -56,8 +60,10 @@ const SECRET_KEY =
 export function redact(text: string, literals: readonly string[] = []): string {
   let out = text;
   for (const literal of literals) {
-    if (literal.length >= 8) out = out.split(literal).join(REDACTED);
+    if (literal.length >= 8 && out.includes(literal)) out = out.split(literal).join(REDACTED);
   }
+  // One scan rules out nearly every string; only a possible secret pays for the full set of patterns.
+  if (!MAYBE_SECRET.test(out)) return out;
   for (const shape of SECRET_SHAPES) out = out.replace(shape, REDACTED);
   out = out.replace(COOKIE_HEADER, (_, head: string, pairs: string) => {
     return head + pairs.replace(COOKIE_PAIR, (_pair, name: string) => `${name}=${REDACTED}`);

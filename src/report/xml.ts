@@ -9,9 +9,29 @@
 // deno-lint-ignore no-control-regex
 const INVALID_XML = /[^\x09\x0A\x0D\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 
+// A quick test first: nearly all text is plain printable characters and needs no scan for invalid ones.
+// deno-lint-ignore no-control-regex
+const MAYBE_INVALID = /[\x00-\x08\x0B\x0C\x0E-\x1F\uD800-\uDFFF\uFFFE\uFFFF]/;
+
+const HAS_TEXT_SPECIAL = /[&<>]/;
+const TEXT_SPECIAL = /[&<>]/g;
+const HAS_ATTRIBUTE_SPECIAL = /[&<>"'\n\r\t]/;
+const ATTRIBUTE_SPECIAL = /[&<>"'\n\r\t]/g;
+const ENTITY: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&apos;",
+  // Character references keep line breaks and tabs through attribute-value normalisation.
+  "\n": "&#10;",
+  "\r": "&#13;",
+  "\t": "&#9;",
+};
+
 /** Removes characters that are not allowed anywhere in an XML 1.0 document. */
 export function stripInvalidXml(text: string): string {
-  return text.replace(INVALID_XML, "");
+  return MAYBE_INVALID.test(text) ? text.replace(INVALID_XML, "") : text;
 }
 
 /**
@@ -24,7 +44,8 @@ export function stripInvalidXml(text: string): string {
  * ```
  */
 export function escapeXmlText(text: string): string {
-  return stripInvalidXml(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  const clean = stripInvalidXml(text);
+  return HAS_TEXT_SPECIAL.test(clean) ? clean.replace(TEXT_SPECIAL, (char) => ENTITY[char]!) : clean;
 }
 
 /**
@@ -38,12 +59,8 @@ export function escapeXmlText(text: string): string {
  * ```
  */
 export function escapeXmlAttribute(text: string): string {
-  return escapeXmlText(text)
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&apos;")
-    .replace(/\n/g, "&#10;")
-    .replace(/\r/g, "&#13;")
-    .replace(/\t/g, "&#9;");
+  const clean = stripInvalidXml(text);
+  return HAS_ATTRIBUTE_SPECIAL.test(clean) ? clean.replace(ATTRIBUTE_SPECIAL, (char) => ENTITY[char]!) : clean;
 }
 
 /** `<name a="1" b="2"` with escaped attribute values, in the given order; undefined values are left out. */
