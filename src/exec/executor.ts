@@ -5,6 +5,10 @@
  * enforces wall-clock and idle timeouts and aborts, kills the whole group (SIGTERM, then SIGKILL), verifies
  * the group is gone, and always removes the invocation's `cleanupPaths`.
  *
+ * "Stops at the terminal event" means nothing after it is normalised or reported; the pipe is still drained
+ * (and counted) until the host exits or the grace runs out, so a host that writes after its terminal (claude's
+ * background tasks) never dies of a closed pipe, which would falsify its exit code.
+ *
  * It sees hosts only as a {@linkcode HostInvocation}, a {@linkcode Normalizer} and a {@linkcode StreamShape}.
  *
  * @module
