@@ -134,6 +134,7 @@ Deno.test({
           message: nasty,
           details: { raw: "\u0001</failure>" },
         }),
+        result('host"<&>', "cli/scripted/skipped", "SKIP", { message: nasty }),
       ]);
       const xml = parsed(await parseXml(page, renderJunit(input)));
       const suite = xml.suites[0]!;
@@ -145,6 +146,8 @@ Deno.test({
         testCase.outcome?.text.startsWith("a <b> & \"c\" 'd' ]]> [31m end\nline two\ttab\ndetails: "),
       );
       assert.ok(testCase.outcome?.text.includes("</failure>"));
+      // Line breaks and tabs in an attribute survive attribute-value normalisation.
+      assert.equal(suite.cases[1]!.outcome?.message, "a <b> & \"c\" 'd' ]]> [31m end\nline two\ttab");
     });
   },
 });
