@@ -60,7 +60,9 @@ export function escapeXmlText(text: string): string {
  */
 export function escapeXmlAttribute(text: string): string {
   const clean = stripInvalidXml(text);
-  return HAS_ATTRIBUTE_SPECIAL.test(clean) ? clean.replace(ATTRIBUTE_SPECIAL, (char) => ENTITY[char]!) : clean;
+  return HAS_ATTRIBUTE_SPECIAL.test(clean)
+    ? clean.replace(ATTRIBUTE_SPECIAL, (char) => ENTITY[char]!)
+    : clean;
 }
 
 /** `<name a="1" b="2"` with escaped attribute values, in the given order; undefined values are left out. */
