@@ -32,9 +32,9 @@ export const RECORDED_CASES: readonly {
   { id: "no-credentials", model: "none", timeoutMs: 25_000 },
   { id: "unreachable-endpoint", model: "unreachable", timeoutMs: 20_000 },
   { id: "mock-ok", model: "mock", timeoutMs: 60_000 },
-  { id: "mock-http-500", model: "mock", fault: "http-500", timeoutMs: 45_000 },
-  { id: "mock-malformed", model: "mock", fault: "malformed", timeoutMs: 45_000 },
-  { id: "mock-disconnect", model: "mock", fault: "disconnect", timeoutMs: 45_000 },
+  { id: "mock-http-500", model: "mock", fault: "http-500", timeoutMs: 60_000 },
+  { id: "mock-malformed", model: "mock", fault: "malformed", timeoutMs: 60_000 },
+  { id: "mock-disconnect", model: "mock", fault: "disconnect", timeoutMs: 60_000 },
 ];
 
 /** The prompt every recorded run sends. */

@@ -34,6 +34,8 @@ export const omp = defineRealHost({
   capabilities: capabilities("streaming", "permissionSkip", "toolAllowlist"),
   capabilityMarkers: { streaming: ["json"], permissionSkip: ["--auto-approve"] },
   streamShape: { init: "required", terminal: "eof" },
+  // omp narrates a slow start on stderr ("Still starting after 12s — phase: …", then its log path).
+  stderrNoise: [/^Still starting after \d+s/, /^\s+logs: /],
   envAllow: [
     "PI_CODING_AGENT_DIR",
     "ANTHROPIC_API_KEY",

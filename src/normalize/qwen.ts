@@ -2,7 +2,8 @@
  * The qwen `stream-json` dialect (research/cli-hosts.md §3.1, §3.3): claude's envelope, so assistant and user
  * lines go through the claude normaliser. Differences handled here: `qwen_code_version` in the init; the error
  * `result` carries `error: {message}` as an object (its message becomes the terminal reason, never a
- * stringified object); `stream_event` and `control_*` lines are known and ignored. On an authentication
+ * stringified object); `system/retry` (undocumented, seen after a broken model stream) is a `retry`;
+ * `stream_event` and `control_*` lines are known and ignored. On an authentication
  * failure the `result` is the only line (no init).
  *
  * @module
@@ -42,6 +43,11 @@ class QwenNormalizer implements Normalizer {
     if (!value) return [notJson(raw)];
     const type = str(value.type) ?? "";
     if (type === "system") {
+      if (value.subtype === "retry") {
+        // qwen 0.24 announces a model retry (after a broken stream) as system/retry; not in its docs.
+        const data = isObject(value.data) ? value.data : {};
+        return [event({ kind: "retry", raw, synthetic: false, message: str(data.reason) ?? "retry" })];
+      }
       if (value.subtype !== "init") return [unknownKind(raw)];
       return [event({
         kind: "init",

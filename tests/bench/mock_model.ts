@@ -1,0 +1,144 @@
+/**
+ * Benchmarks of issue 4, run by `deno task bench` (or alone:
+ * `deno run --allow-read --allow-write --allow-env --allow-sys --allow-run --allow-net=127.0.0.1 tests/bench/mock_model.ts`).
+ *
+ * 1. The mock-model behaviour tier (`cli/mock-model/streaming`) across every installed real CLI, concurrently
+ *    as a run would: wall time, target ≤ 60 s.
+ * 2. Normaliser throughput on a large claude stream built from the recorded one (≥ 200 MB/s), fed through the
+ *    executor's line reader as a stream, so memory stays bounded by the longest line: the peak RSS growth is
+ *    reported next to the stream size.
+ *
+ * @module
+ */
+import process from "node:process";
+import { HOSTS } from "../../hosts/registry.ts";
+import { readLines } from "../../src/exec/line_reader.ts";
+import type { CliHostEntry } from "../../src/host.ts";
+import { normalizerFor } from "../../src/normalize/mod.ts";
+import type { RunSettings } from "../../src/suite.ts";
+import { isRealCli, mockModelTier } from "../../suite/cli/mock_model.ts";
+
+/** One benchmark figure. */
+export interface BenchFigure {
+  readonly name: string;
+  readonly value: number;
+  readonly unit: string;
+  readonly target: string;
+  readonly met: boolean;
+  readonly note?: string;
+}
+
+/** Runs `cli/mock-model/streaming` for every installed real CLI at once and times the whole. */
+export async function benchMockModelTier(): Promise<BenchFigure> {
+  const entries = HOSTS.filter((entry): entry is CliHostEntry => entry.kind === "cli" && isRealCli(entry));
+  const installed: CliHostEntry[] = [];
+  for (const entry of entries) if (await entry.runner.detect() !== null) installed.push(entry);
+  const settings: RunSettings = {
+    live: false,
+    mockModel: true,
+    timeoutMultiplier: 1,
+    headful: false,
+    trace: "off",
+    outDir: null,
+    signal: new AbortController().signal,
+  };
+  const started = performance.now();
+  const outcomes = await Promise.all(installed.map(async (entry) => ({
+    host: entry.id,
+    outcome: await mockModelTier.run(entry, { id: "cli/mock-model/streaming" }, settings, settings.signal),
+  })));
+  const seconds = (performance.now() - started) / 1000;
+  const failed = outcomes.filter(({ outcome }) => outcome.status !== "PASS");
+  return {
+    name: `mock-model streaming, ${installed.length}/${entries.length} real CLIs`,
+    value: Number(seconds.toFixed(1)),
+    unit: "s wall",
+    target: "≤ 60 s",
+    met: seconds <= 60 && failed.length === 0 && installed.length === entries.length,
+    ...(failed.length > 0 || installed.length < entries.length
+      ? {
+        note: [
+          ...failed.map(({ host, outcome }) => `${host}: ${outcome.status} ${outcome.message ?? ""}`),
+          ...(installed.length < entries.length
+            ? ["not every CLI is installed: deno task hosts:install"]
+            : []),
+        ].join("; "),
+      }
+      : {}),
+  };
+}
+
+/** A stream of `totalBytes` of recorded claude lines, generated chunk by chunk (never held whole). */
+function claudeStream(lines: readonly string[], totalBytes: number): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  const block = encoder.encode(lines.join("\n") + "\n");
+  let sent = 0;
+  return new ReadableStream({
+    pull(controller) {
+      if (sent >= totalBytes) return controller.close();
+      controller.enqueue(block.slice());
+      sent += block.length;
+    },
+  });
+}
+
+/** Normalises a large claude stream through the line reader and reports MB/s and the peak RSS growth. */
+export async function benchNormalizer(totalMb = 256): Promise<BenchFigure[]> {
+  const recorded = Deno.readTextFileSync(
+    new URL("../fixtures/cli/claude-code/mock-ok/stdout.jsonl", import.meta.url),
+  )
+    .split("\n").filter((line) => line !== "");
+  const longest = Math.max(...recorded.map((line) => new TextEncoder().encode(line).length));
+  const totalBytes = totalMb * 1024 * 1024;
+  // Warm up the JIT on a few megabytes first.
+  for (const line of recorded) normalizerFor("claude")({ argv: [] }).line(line);
+  const baseline = Deno.memoryUsage().rss;
+  let peak = baseline;
+  let bytes = 0;
+  let events = 0;
+  const normalizer = normalizerFor("claude")({ argv: [] });
+  const started = performance.now();
+  const cpuBefore = process.cpuUsage();
+  for await (const line of readLines(claudeStream(recorded, totalBytes), {})) {
+    bytes += line.bytes + 1;
+    events += normalizer.line(line.text).length;
+    if ((bytes & 0xfffff) < 2048) peak = Math.max(peak, Deno.memoryUsage().rss);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
+  const mbPerSecond = bytes / 1024 / 1024 / seconds;
+  // On a shared machine wall time includes other processes' CPU: the per-CPU-second figure is the stable one.
+  const mbPerCpuSecond = bytes / 1024 / 1024 / ((cpu.user + cpu.system) / 1e6);
+  const growthMb = (peak - baseline) / 1024 / 1024;
+  return [
+    {
+      name: `claude normaliser over ${totalMb} MB (${events} events)`,
+      value: Number(mbPerSecond.toFixed(0)),
+      unit: "MB/s",
+      target: "≥ 200 MB/s",
+      met: mbPerSecond >= 200,
+      note: `${mbPerCpuSecond.toFixed(0)} MB per CPU-second (line reader and normaliser together)`,
+    },
+    {
+      name: `peak RSS growth while normalising ${totalMb} MB (longest line ${
+        (longest / 1024).toFixed(1)
+      } KiB)`,
+      value: Number(growthMb.toFixed(1)),
+      unit: "MB",
+      target: "bounded: far below the stream size",
+      met: growthMb < totalMb / 4,
+    },
+  ];
+}
+
+if (import.meta.main) {
+  const figures = [...await benchNormalizer(), await benchMockModelTier()];
+  for (const figure of figures) {
+    console.log(
+      `${
+        figure.met ? "ok  " : "MISS"
+      } ${figure.name}: ${figure.value} ${figure.unit} (target ${figure.target})` +
+        (figure.note ? `\n     ${figure.note}` : ""),
+    );
+  }
+}
