@@ -1,0 +1,96 @@
+/**
+ * A chat surface on the reference host page, so it can be driven the way a real chat product is: a composer
+ * (typing a prompt that names a launcher renders the app), the conversation as DOM, and a theme setting
+ * (System / Light / Dark). A web host described in YAML drives the reference host through these alone; the
+ * built-in `reference` host keeps using its hooks, and its behaviour does not change: the surface adds no
+ * turns of its own, and the theme setting stays on "System" (the OS scheme) unless someone picks another.
+ *
+ * The theme setting works like a product's: the host page reads the theme from
+ * `matchMedia("(prefers-color-scheme: dark)")`, so the setting answers that one query (and its change
+ * events) with the chosen scheme. The script runs before the host page's bundle for that reason.
+ *
+ * @module
+ */
+
+/** Element ids and the composer's launcher pattern, for YAML descriptions and tests. */
+export const CHAT_SURFACE = {
+  composer: "#prompt",
+  send: "#send",
+  conversation: "#conversation li",
+  themeChoice: (to: "system" | "light" | "dark") => `[data-theme-choice="${to}"]`,
+} as const;
+
+const MARKUP = `<section id="chat" aria-label="Chat" style="margin-top:12px;max-width:720px">` +
+  `<ol id="conversation" aria-label="Conversation"></ol>` +
+  `<form id="composer"><input id="prompt" aria-label="Message" autocomplete="off" style="width:60%">` +
+  ` <button id="send" type="submit">Send</button></form>` +
+  `<p id="theme" role="group" aria-label="Theme">Theme: ` +
+  `<button type="button" data-theme-choice="system">System</button> ` +
+  `<button type="button" data-theme-choice="light">Light</button> ` +
+  `<button type="button" data-theme-choice="dark">Dark</button></p></section>`;
+
+const SCRIPT = `(() => {
+  const query = "(prefers-color-scheme: dark)";
+  const native = window.matchMedia.bind(window);
+  const os = native(query);
+  const listeners = new Set();
+  let choice = "system";
+  const matches = () => choice === "system" ? os.matches : choice === "dark";
+  let last = matches();
+  const notify = () => {
+    const now = matches();
+    if (now === last) return;
+    last = now;
+    for (const listener of [...listeners]) listener.call(setting, { matches: now, media: query });
+  };
+  os.addEventListener("change", notify);
+  const setting = {
+    media: query,
+    onchange: null,
+    get matches() { return matches(); },
+    addEventListener(type, listener) { if (type === "change") listeners.add(listener); },
+    removeEventListener(type, listener) { if (type === "change") listeners.delete(listener); },
+    addListener(listener) { listeners.add(listener); },
+    removeListener(listener) { listeners.delete(listener); },
+    dispatchEvent() { return true; },
+  };
+  window.matchMedia = (text) => String(text).replace(/\\s+/g, " ").trim() === query ? setting : native(text);
+  const choose = (value) => {
+    choice = value;
+    for (const button of document.querySelectorAll("[data-theme-choice]")) {
+      button.setAttribute("aria-pressed", String(button.dataset.themeChoice === value));
+    }
+    notify();
+  };
+  addEventListener("DOMContentLoaded", () => {
+    for (const button of document.querySelectorAll("[data-theme-choice]")) {
+      button.addEventListener("click", () => choose(button.dataset.themeChoice));
+    }
+    choose("system");
+    const prompt = document.getElementById("prompt");
+    document.getElementById("composer").addEventListener("submit", (event) => {
+      event.preventDefault();
+      const launcher = /run_conformance(?:_nocsp|_precedence)?/.exec(prompt.value);
+      prompt.value = "";
+      if (launcher === null || !globalThis.__referenceHost?.ready) return;
+      globalThis.__referenceHost.launch(launcher[0]).catch((error) => console.error(String(error)));
+    });
+    const list = document.getElementById("conversation");
+    let shown = 0;
+    setInterval(() => {
+      const turns = globalThis.__referenceHost?.conversation ?? [];
+      if (turns.length < shown) { list.replaceChildren(); shown = 0; }
+      for (; shown < turns.length; shown++) {
+        const item = document.createElement("li");
+        item.dataset.role = turns[shown].role;
+        item.textContent = turns[shown].text;
+        list.append(item);
+      }
+    }, 100);
+  });
+})();`;
+
+/** The surface's markup, then its script (place both before the host page's bundle). */
+export function chatSurfaceHtml(): string {
+  return `${MARKUP}<script>${SCRIPT.replaceAll("</script", "<\\/script")}</script>`;
+}
