@@ -1,0 +1,160 @@
+/**
+ * Finding and reading the app on a real host's pages, where nothing is ours but the View: the suite frame
+ * among every page's frames (any depth, out-of-process frames included), the outermost frame that holds it
+ * (whose attributes `inspectFrame` reports), the conversation text outside the app, and host buttons found by
+ * their visible label.
+ *
+ * @module
+ */
+import type { Frame, Page } from "playwright-core";
+import type { FrameInspection } from "../../src/protocol.ts";
+
+/** Whether the suite's channel is installed in `frame`; false for detached or navigating frames. */
+export async function carriesSuite(frame: Frame): Promise<boolean> {
+  if (frame.isDetached()) return false;
+  try {
+    return await frame.evaluate(() => typeof globalThis.__mcpConformance?.poll === "function");
+  } catch {
+    return false;
+  }
+}
+
+/** How {@linkcode findAppFrame} looks. */
+export interface FindAppFrameOptions {
+  readonly timeoutMs: number;
+  /** Frames to pass over (Views rendered before this launch). */
+  readonly exclude?: ReadonlySet<Frame>;
+  readonly signal?: AbortSignal;
+  /** Between scans; real hosts render slowly, so there is no point scanning often. */
+  readonly intervalMs?: number;
+}
+
+/**
+ * Scans every frame of `pages()` until one carries the suite; the last one found wins (the newest render).
+ * `pages` is a function because a desktop app or a product may open windows while we wait.
+ */
+export async function findAppFrame(
+  pages: () => readonly Page[],
+  options: FindAppFrameOptions,
+): Promise<Frame> {
+  const deadline = Date.now() + options.timeoutMs;
+  while (true) {
+    const frames = pages().flatMap((page) => page.isClosed() ? [] : page.frames())
+      .filter((frame) => !options.exclude?.has(frame));
+    const found = await Promise.all(frames.map(carriesSuite));
+    const chosen = frames.filter((_, index) => found[index]).at(-1);
+    if (chosen !== undefined) return chosen;
+    if (options.signal?.aborted) throw new Error("Stopped looking for the app: the run was aborted");
+    if (Date.now() > deadline) {
+      const count = pages().reduce((n, page) => n + (page.isClosed() ? 0 : page.frames().length), 0);
+      throw new Error(
+        `No frame with the conformance suite appeared within ${Math.round(options.timeoutMs / 1000)} s ` +
+          `(${pages().length} pages, ${count} frames): the host did not render the app`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 250));
+  }
+}
+
+/** The frame directly under its page's main frame that contains `frame` (itself when it is top-level). */
+export function outermostAppFrame(frame: Frame): Frame {
+  let current = frame;
+  while (current.parentFrame() !== null && current.parentFrame()!.parentFrame() !== null) {
+    current = current.parentFrame()!;
+  }
+  return current;
+}
+
+/**
+ * The iframe counts of the app's page and the attributes of the app's outermost frame element, which the View
+ * cannot see about itself.
+ */
+export async function inspectAppFrame(appFrame: Frame): Promise<FrameInspection> {
+  const outer = outermostAppFrame(appFrame);
+  const element = await outer.frameElement();
+  try {
+    const attributes = await element.evaluate((node: Element) => ({
+      sandbox: node.getAttribute("sandbox"),
+      allow: node.getAttribute("allow"),
+    }));
+    const page = outer.page();
+    const counts = await page.evaluate(() => {
+      const frames = [...document.querySelectorAll("iframe")];
+      return { total: frames.length, sandboxed: frames.filter((f) => f.hasAttribute("sandbox")).length };
+    });
+    return { ...counts, firstSandbox: attributes.sandbox, allow: attributes.allow };
+  } finally {
+    await element.dispose();
+  }
+}
+
+/** The turn text found by {@linkcode findConversationText}. */
+export interface TranscriptHit {
+  readonly text: string;
+}
+
+/**
+ * Looks for `marker` in the conversation: the text of the elements matching `transcript` in every frame that
+ * is not a View (the app shows its own markers, which must not count), or, where no element matches, the
+ * frame's whole body text.
+ */
+export async function findConversationText(
+  pages: readonly Page[],
+  marker: string,
+  transcript: string | null,
+): Promise<TranscriptHit | null> {
+  for (const page of pages) {
+    if (page.isClosed()) continue;
+    for (const frame of page.frames()) {
+      if (await carriesSuite(frame)) continue;
+      try {
+        const text = await frame.evaluate(([selector, wanted]) => {
+          const nodes = selector ? [...document.querySelectorAll<HTMLElement>(selector)] : [];
+          const texts = nodes.length > 0
+            ? nodes.map((node) => node.innerText ?? node.textContent ?? "")
+            : [document.body?.innerText ?? ""];
+          return texts.find((entry) => entry.includes(wanted)) ?? null;
+        }, [transcript, marker] as const);
+        if (text !== null) return { text: lineWith(text, marker) };
+      } catch {
+        // A frame that navigated or went away while we read it.
+      }
+    }
+  }
+  return null;
+}
+
+/** The line of `text` that holds `marker`, trimmed (a whole transcript is too much for a report). */
+function lineWith(text: string, marker: string): string {
+  return (text.split("\n").find((line) => line.includes(marker)) ?? text).trim().slice(0, 500);
+}
+
+/**
+ * Clicks the first visible button or link on `page` whose accessible name is one of `labels` (exactly), until
+ * `timeoutMs` passes; returns the label clicked, or `null`.
+ */
+export async function clickByLabel(
+  page: Page,
+  labels: readonly string[],
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<string | null> {
+  const deadline = Date.now() + timeoutMs;
+  while (true) {
+    for (const label of labels) {
+      for (const role of ["button", "link"] as const) {
+        const target = page.getByRole(role, { name: label, exact: true }).first();
+        try {
+          if (await target.isVisible()) {
+            await target.click({ timeout: 5_000 });
+            return label;
+          }
+        } catch {
+          // Re-rendered while we clicked; look again.
+        }
+      }
+    }
+    if (Date.now() >= deadline || signal?.aborted) return null;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
