@@ -4,13 +4,13 @@
  *
  * @module
  */
-import { extname } from "node:path";
+import { extname, join } from "node:path";
 import { writeFileAtomic } from "./atomic_write.ts";
 import { diffReports, renderDiffMarkdown, type ReportDiff } from "./diff.ts";
 import { renderHtml } from "./html.ts";
 import { serializeReport } from "./json.ts";
 import { renderJunit } from "./junit.ts";
-import { renderBoardMarkdown } from "./markdown.ts";
+import { MARKDOWN_BOARD_FILE, renderBoardMarkdown } from "./markdown.ts";
 import { mergeReports } from "./merge.ts";
 import { secretsFromEnv } from "./redact.ts";
 import { ReportError } from "./report_error.ts";
@@ -24,7 +24,8 @@ export interface BuildBoardOptions {
   diff?: string;
   /**
    * Where to write. By extension: `.json` the merged report, `.html` the HTML report, `.xml` JUnit; anything
-   * else the markdown board (followed by the changes when `diff` is given). Without it, nothing is written.
+   * else the markdown board (followed by the changes when `diff` is given). An existing folder gets `board.md`.
+   * Without it, nothing is written.
    */
   out?: string;
 }
@@ -65,8 +66,9 @@ export async function buildBoard(options: BuildBoardOptions): Promise<BuiltBoard
   const report = mergeReports(inputs);
   const diff = options.diff === undefined ? undefined : diffReports(await readReport(options.diff), report);
   const secrets = secretsFromEnv();
+  const out = options.out === undefined ? undefined : await outputFile(options.out);
   let text: string;
-  switch (options.out === undefined ? ".md" : extname(options.out).toLowerCase()) {
+  switch (out === undefined ? ".md" : extname(out).toLowerCase()) {
     case ".json":
       text = serializeReport(report, secrets);
       break;
@@ -83,11 +85,21 @@ export async function buildBoard(options: BuildBoardOptions): Promise<BuiltBoard
   }
   const built: BuiltBoard = { report, text };
   if (diff) built.diff = diff;
-  if (options.out !== undefined) {
-    await writeFileAtomic(options.out, text);
-    built.written = options.out;
+  if (out !== undefined) {
+    await writeFileAtomic(out, text);
+    built.written = out;
   }
   return built;
+}
+
+/** `--out` as given, or `board.md` inside it when it names an existing folder (as `run --out DIR` does). */
+async function outputFile(out: string): Promise<string> {
+  try {
+    if ((await Deno.stat(out)).isDirectory) return join(out, MARKDOWN_BOARD_FILE);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  return out;
 }
 
 /**

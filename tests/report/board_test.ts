@@ -50,6 +50,8 @@ Deno.test("buildBoard writes --out by its extension: markdown, merged JSON, HTML
   const html = join(temp.path, "board.html");
   await buildBoard({ reports, out: html });
   assert.match(await Deno.readTextFile(html), /^<!DOCTYPE html>/);
+  const folder = join(temp.path, "out");
+  assert.equal((await buildBoard({ reports, out: folder })).written, join(folder, "board.md"));
   const xml = join(temp.path, "junit.xml");
   await buildBoard({ reports, out: xml });
   assert.match(await Deno.readTextFile(xml), /^<\?xml version="1\.0" encoding="UTF-8"\?>\n<testsuites /);
