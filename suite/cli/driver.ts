@@ -15,6 +15,9 @@ import { CLI_TIERS, type CliTier, DEFAULT_TEST_TIMEOUT_MS } from "./tiers.ts";
 /** How many tests of one host run at once by default: subprocess-bound work, so more than the core count. */
 export const DEFAULT_CONCURRENCY = 12;
 
+/** How long a timed-out test may take to clean up after its signal aborts before the driver moves on. */
+const CLEANUP_GRACE_MS = 15_000;
+
 /** Options of {@linkcode createCliDriver}. */
 export interface CliDriverOptions {
   /** The tiers to draw tests from; {@linkcode CLI_TIERS} by default. */
@@ -106,8 +109,11 @@ async function outcomeOf(
   try {
     const outcome = await Promise.race([running, deadline]);
     if (outcome.status === "TIMEOUT" && controller.signal.aborted) {
-      // Let the tier finish its cleanup (process-group kill) before the result is reported.
-      await running;
+      // Let the tier finish its cleanup (process-group kill) before the result is reported, but a tier that
+      // ignores its signal must not hold the whole run.
+      let grace: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([running, new Promise((resolve) => grace = setTimeout(resolve, CLEANUP_GRACE_MS))]);
+      clearTimeout(grace);
     }
     return outcome;
   } finally {
