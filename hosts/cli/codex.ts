@@ -17,7 +17,7 @@ function execOptions(request: InvocationRequest, json: boolean): string[] {
 }
 
 /** The model the mock provider is configured with: a name codex has metadata for, so it prints no warning. */
-const MOCK_MODEL = "gpt-5.1-codex";
+const MOCK_MODEL = "gpt-5.5";
 
 /** The codex host. */
 export const codex = defineRealHost({
