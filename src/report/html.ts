@@ -201,8 +201,8 @@ export function renderHtml(report: RunReport, secrets: readonly string[] = []): 
       "</details>",
     );
   }
-  out.push(`<script>${SCRIPT}</script></body></html>`, "");
-  return out.filter(Boolean).join("\n");
+  out.push(`<script>${SCRIPT}</script></body></html>`);
+  return `${out.filter(Boolean).join("\n")}\n`;
 }
 
 /** Options of {@linkcode HtmlReporter}. */

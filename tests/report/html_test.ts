@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { HtmlReporter, renderHtml } from "../../src/report/html.ts";
 import { launchChromium, NO_CHROMIUM } from "./_chromium.ts";
-import { collector, mixedReport, result, tempDir } from "./_fixtures.ts";
+import { collector, mixedReport, report, result, tempDir } from "./_fixtures.ts";
 
 const XSS = `<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>"'&`;
 
@@ -101,4 +101,10 @@ Deno.test({
     assert.ok(details?.includes("Expected: PASS"));
     assert.equal(await page.evaluate(() => (window as { __pwned?: number }).__pwned), undefined);
   },
+});
+
+Deno.test("an empty run still renders a page", () => {
+  const html = renderHtml(report([], { hosts: [{ id: "gemini", kind: "cli", version: null }] }));
+  assert.match(html, /<span id="shown">0<\/span> of 0 results shown/);
+  assert.match(html, /<\/html>\n$/);
 });

@@ -87,3 +87,8 @@ Deno.test("the markdown reporter writes board.md, redacted", async () => {
   const board = await Deno.readTextFile(join(temp.path, "board.md"));
   assert.match(board, /^\[\^1\]: GEMINI key \\\[REDACTED\\\]$/m);
 });
+
+Deno.test("a board with hosts but no results says so", () => {
+  const board = renderBoardMarkdown(report([], { hosts: [{ id: "gemini", kind: "cli", version: null }] }));
+  assert.match(board, /No results for the hosts on this board\./);
+});
