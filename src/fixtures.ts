@@ -332,7 +332,7 @@ export const TEARDOWN_MARKS = {
 } as const;
 
 /** How long the View delays its `ui/resource-teardown` answer (#11). */
-export const TEARDOWN_ACK_DELAY_MS = 400;
+export const TEARDOWN_ACK_DELAY_MS = 800;
 
 /** The suite test ids whose verdicts come from the server log after the View is gone. */
 export const TEARDOWN_TEST_IDS = ["lifecycle/teardown-notify", "lifecycle/teardown-await"] as const;

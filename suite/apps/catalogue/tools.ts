@@ -58,6 +58,20 @@ export const TOOLS: SuiteTest[] = [
     },
   },
   {
+    id: "resources/read-referenced",
+    name: "The host fetched the ui:// resource with resources/read",
+    clause: "MUST",
+    vantage: "server",
+    manual: false,
+    async run(t: TestContext, env: SuiteEnv) {
+      const uri = env.config().resourceUri;
+      const log = await serverLog(t, env);
+      const reads = log.resourcesRead.filter((read) => read.uri === uri).length;
+      t.observe("reads", reads);
+      t.assert(reads > env.ownResourceReads, `The server never saw the host read ${uri}`);
+    },
+  },
+  {
     id: "resources/proxy-read",
     name: "The View can read its own ui:// resource through the host",
     clause: "SHOULD",
@@ -66,13 +80,13 @@ export const TOOLS: SuiteTest[] = [
     async run(t: TestContext, env: SuiteEnv) {
       requireCapability(t, env, "serverResources");
       const uri = env.config().resourceUri;
-      env.ownResourceReads++;
       let read;
       try {
         read = await env.app.readServerResource({ uri }, { timeout: 8_000 });
       } catch (error) {
         return t.fail(`resources/read of ${uri} failed: ${String(error)}`);
       }
+      env.ownResourceReads++;
       const item = read.contents[0];
       t.assert(item, `resources/read of ${uri} returned no contents`);
       t.assertEqual(item.mimeType, APP_MIME_TYPE, "mimeType of the read resource");
@@ -98,20 +112,6 @@ export const TOOLS: SuiteTest[] = [
       }
       const uris = list.resources.map((resource) => resource.uri);
       t.assert(uris.includes(env.config().resourceUri), "resources/list lacks this render's resource", uris);
-    },
-  },
-  {
-    id: "resources/read-referenced",
-    name: "The host fetched the ui:// resource with resources/read",
-    clause: "MUST",
-    vantage: "server",
-    manual: false,
-    async run(t: TestContext, env: SuiteEnv) {
-      const uri = env.config().resourceUri;
-      const log = await serverLog(t, env);
-      const reads = log.resourcesRead.filter((read) => read.uri === uri).length;
-      t.observe("reads", reads);
-      t.assert(reads > env.ownResourceReads, `The server never saw the host read ${uri}`);
     },
   },
   {
