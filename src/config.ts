@@ -26,6 +26,7 @@
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { UsageError } from "./errors.ts";
+import { oneLine, yamlErrorDetail } from "./file_errors.ts";
 
 const HostId = z.string().regex(
   /^[a-z0-9][a-z0-9._-]*(:[a-z0-9._-]+)?$/,
@@ -63,15 +64,38 @@ const CliHost = z.object({
 
 const Step = z.object({ selector: z.string().min(1), key: z.string().optional() }).strict();
 
+const Labels = z.array(z.string().min(1)).default([]);
+
+/** A web chat client: how to prompt it, read its conversation, commit a drafted message, switch its theme. */
 const WebHost = z.object({
   id: HostId,
   kind: z.literal("web"),
   summary: z.string().optional(),
   url: z.url(),
-  prompt: Step,
+  /** The composer; `text` is the launch prompt, `{launcher}` becomes the launcher tool's name. */
+  prompt: Step.extend({
+    text: z.string().includes("{launcher}", { message: 'the prompt text must name "{launcher}"' })
+      .default("Call the {launcher} tool now."),
+  }),
+  /** The conversation turns (their text is searched for markers). */
   conversation: z.object({ selector: z.string().min(1) }).strict(),
+  /** What sends a message the app drafted into the composer. */
   commit: Step.optional(),
+  /** The theme control; `{to}` in the selector becomes `light` or `dark`. Absent: the page follows the OS. */
   themeToggle: Step.optional(),
+  /** Button labels of banners to dismiss, of tool-call approvals, and of consent dialogs. */
+  dismiss: Labels,
+  approve: Labels,
+  dialogs: z.object({ download: Labels, sampling: Labels, link: Labels }).strict().default({
+    download: [],
+    sampling: [],
+    link: [],
+  }),
+  /** A selector present only when signed in. */
+  signedIn: z.string().min(1).optional(),
+  /** Milliseconds between interactions; 1500 for live hosts, 0 otherwise, when absent. */
+  paceMs: z.number().int().min(0).max(60_000).optional(),
+  /** A real product: runs only with --live, on a persistent, signed-in profile. */
   live: z.boolean().default(true),
 }).strict();
 
@@ -110,7 +134,7 @@ export function parseConfig(text: string, source: string): Config {
   try {
     data = parseYaml(text) ?? {};
   } catch (error) {
-    const detail = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    const detail = yamlErrorDetail(error, text);
     throw new UsageError(`Config file "${source}" is not valid YAML: ${detail}`);
   }
   const parsed = ConfigFile.safeParse(data);
@@ -118,7 +142,9 @@ export function parseConfig(text: string, source: string): Config {
     const issue = parsed.error.issues[0]!;
     const where = issue.path.length ? issue.path.join(".") : "(top level)";
     throw new UsageError(
-      `Config file "${source}" is malformed at ${where}: ${issue.message}. See "Configuration" in the README`,
+      `Config file "${source}" is malformed at ${oneLine(where)}: ${
+        oneLine(issue.message)
+      }. See "Configuration" in the README`,
     );
   }
   const ids = new Set<string>();

@@ -19,6 +19,7 @@
 import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
 import { z } from "zod";
 import { UsageError } from "./errors.ts";
+import { oneLine, yamlErrorDetail } from "./file_errors.ts";
 import { compare, type Status, STATUSES, type TestResult } from "./outcome.ts";
 
 /** The schema tag of an expectations file. */
@@ -54,7 +55,7 @@ export function parseExpectations(text: string, source: string): ExpectationSet 
   try {
     data = parseYaml(text);
   } catch (error) {
-    const detail = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    const detail = yamlErrorDetail(error, text);
     throw new UsageError(`Expectations file "${source}" is not valid YAML: ${detail}`);
   }
   const parsed = File.safeParse(data);
@@ -62,7 +63,7 @@ export function parseExpectations(text: string, source: string): ExpectationSet 
     const issue = parsed.error.issues[0]!;
     const where = issue.path.length ? issue.path.join(".") : "(top level)";
     throw new UsageError(
-      `Expectations file "${source}" is malformed at ${where}: ${issue.message}. ` +
+      `Expectations file "${source}" is malformed at ${oneLine(where)}: ${oneLine(issue.message)}. ` +
         `Expected "schema: ${EXPECTATIONS_SCHEMA}", "host:" and "tests:" with status and reason per test`,
     );
   }
