@@ -59,15 +59,34 @@ export const RUN_ALLOW: readonly string[] = [
 /** Where the harness may write: the working folder (resolved when the program starts) and temp. */
 export const WRITE_ALLOW: readonly string[] = [".", "/tmp", "/var/folders"];
 
-/** The Deno flags of the permission set, in the order the tasks spell them. */
-export const PERMISSION_FLAGS: readonly string[] = [
-  "--allow-read",
-  `--allow-write=${WRITE_ALLOW.join(",")}`,
-  "--allow-env",
-  "--allow-sys",
-  `--allow-run=${RUN_ALLOW.join(",")}`,
-  `--allow-net=${NET_ALLOW.join(",")}`,
-];
+/**
+ * The Deno flags of the permission set, in the order the tasks spell them. `alsoRun` adds programs to the run
+ * list, for a binary built to test an agent CLI the registry does not name (`deno task compile --also-run`).
+ *
+ * @example
+ * ```ts
+ * import { permissionFlags } from "./permissions.ts";
+ * permissionFlags(["my-agent"]).find((flag) => flag.startsWith("--allow-run=")); // "…,qwen,my-agent"
+ * ```
+ */
+export function permissionFlags(alsoRun: readonly string[] = []): string[] {
+  for (const name of alsoRun) {
+    if (name === "" || /[,\s]/.test(name)) {
+      throw new TypeError(`Invalid program name "${name}": give one name or path, without commas or spaces`);
+    }
+  }
+  return [
+    "--allow-read",
+    `--allow-write=${WRITE_ALLOW.join(",")}`,
+    "--allow-env",
+    "--allow-sys",
+    `--allow-run=${[...RUN_ALLOW, ...alsoRun].join(",")}`,
+    `--allow-net=${NET_ALLOW.join(",")}`,
+  ];
+}
+
+/** The permission set itself: what `deno task conformance` and `deno task compile` use. */
+export const PERMISSION_FLAGS: readonly string[] = Object.freeze(permissionFlags());
 
 /** Whether `error` is Deno refusing an operation for want of a permission. */
 export function isPermissionRefusal(error: unknown): error is Error {
@@ -100,11 +119,12 @@ export function explainRefusal(error: unknown): string | null {
         'it uses the "kill" binary instead; report this as a bug';
     }
     const name = target.split(/[\\/]/).at(-1) ?? target;
-    return `Program "${target}" is outside the harness's run permission (${
-      RUN_ALLOW.join(", ")
-    }): put it on PATH under one of those names` +
-      (target.includes("/") ? ` (e.g. export PATH="${dirnameOf(target)}:$PATH" for "${name}")` : "") +
-      ", or run from source with a wider --allow-run";
+    if (target.includes("/") && RUN_ALLOW.includes(name)) {
+      return `Program "${target}" is outside the harness's run permission, which allows "${name}" only as ` +
+        `found on PATH: put its folder first on PATH (export PATH="${dirnameOf(target)}:$PATH")`;
+    }
+    return `Program "${target}" is outside the harness's run permission: build a binary that allows it ` +
+      `("deno task compile --also-run ${name}") or run from source with a wider --allow-run; see docs/binary.md`;
   }
   if (/write access/.test(message)) {
     return `Cannot write "${target ?? "?"}": the harness writes only inside the working folder and temp (${

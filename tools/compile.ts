@@ -11,7 +11,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { PERMISSION_FLAGS } from "../src/permissions.ts";
+import { permissionFlags } from "../src/permissions.ts";
 import { ASSETS, buildAssets } from "./build_assets.ts";
 
 /** The release targets, as `deno compile --target` names them. */
@@ -29,6 +29,8 @@ export interface CompileTarget {
   readonly target?: string;
   /** Output path, relative to the repository root or absolute. */
   readonly output: string;
+  /** Programs to allow beyond the permission set's run list (agent CLIs the registry does not name). */
+  readonly alsoRun?: readonly string[];
 }
 
 const ROOT = new URL("../", import.meta.url);
@@ -66,7 +68,7 @@ export function compileArgs(target: CompileTarget): string[] {
     "compile",
     // Also the binary's log level: Deno's notes about allow-run names missing from PATH stay quiet.
     "--quiet",
-    ...PERMISSION_FLAGS,
+    ...permissionFlags(target.alsoRun),
     ...includeArgs(),
     ...(target.target === undefined ? [] : ["--target", target.target]),
     "--output",
@@ -119,6 +121,7 @@ if (import.meta.main) {
     options: {
       "all-targets": { type: "boolean", default: false },
       target: { type: "string", multiple: true },
+      "also-run": { type: "string", multiple: true },
       "skip-assets": { type: "boolean", default: false },
     },
   });
@@ -136,7 +139,8 @@ if (import.meta.main) {
   }
   for (const target of targets) {
     const output = outputFor(target);
-    const code = await compileOne({ ...(target === undefined ? {} : { target }), output });
+    const alsoRun = values["also-run"] ?? [];
+    const code = await compileOne({ ...(target === undefined ? {} : { target }), output, alsoRun });
     if (code !== 0) Deno.exit(code);
     console.error(`Compiled ${output}`);
   }

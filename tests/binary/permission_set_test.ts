@@ -1,0 +1,72 @@
+/**
+ * The program runs under its own permission set (the flags of `deno task conformance` and the compiled
+ * binary): the fake tier passes, reports land in the working folder, and a host binary outside the set is
+ * refused with a clear message rather than a stack trace.
+ */
+import assert from "node:assert/strict";
+import { PERMISSION_FLAGS } from "../../src/permissions.ts";
+import { ROOT, runToEnd, tempFolder } from "./_run.ts";
+
+interface ReportResult {
+  host: string;
+  test: string;
+  status: string;
+  expected: string;
+  message: string;
+}
+
+const OUTSIDER_CONFIG = (binary: string) =>
+  [
+    "hosts:",
+    "  - id: outsider",
+    "    kind: cli",
+    `    binary: ${binary}`,
+    "    dialect: claude",
+    "    paths:",
+    '      streaming: ["-p", "{prompt}", "--output-format", "stream-json"]',
+    '      version-check: ["--version"]',
+    "",
+  ].join("\n");
+
+Deno.test("under the permission set the fake tier passes and an agent CLI outside it is refused clearly", async () => {
+  await using folder = await tempFolder("conformance-permset-");
+  const outsider = `${folder.path}/my-agent`;
+  await Deno.writeTextFile(outsider, '#!/bin/sh\necho \'{"type":"system","subtype":"init"}\'\n');
+  await Deno.chmod(outsider, 0o755);
+  await Deno.writeTextFile(`${folder.path}/hosts.yaml`, OUTSIDER_CONFIG(outsider));
+  const { code, stderr } = await runToEnd(Deno.execPath(), [
+    "run",
+    "--quiet",
+    ...PERMISSION_FLAGS,
+    `${ROOT}main.ts`,
+    "run",
+    "--host",
+    "fake,outsider",
+    "--config",
+    "hosts.yaml",
+    "--suite",
+    "cli",
+    "--reporter",
+    "json",
+    "--out",
+    "reports",
+  ], { cwd: folder.path });
+  assert.equal(code, 1, `the outsider's refusals are unexpected results (exit 1), got ${code}:\n${stderr}`);
+  assert.doesNotMatch(stderr, /internal error|\n\s+at /, "no harness error and no stack trace");
+  const report = JSON.parse(await Deno.readTextFile(`${folder.path}/reports/report.json`)) as {
+    results: ReportResult[];
+  };
+  const fake = report.results.filter((result) => result.host === "fake");
+  assert.ok(fake.length >= 20, `expected the whole fake tier, got ${fake.length} results`);
+  const unexpected = fake.filter((result) => result.status !== result.expected);
+  assert.deepEqual(unexpected.map((result) => `${result.test}: ${result.status} ${result.message}`), []);
+  assert.ok(fake.filter((result) => result.status === "PASS").length >= 20);
+  const refused = report.results.filter((result) =>
+    result.host === "outsider" && result.message.includes("outside the harness's run permission")
+  );
+  assert.ok(refused.length > 0, "the outsider's spawns must be refused by the permission set");
+  for (const result of refused) {
+    assert.match(result.message, /Program ".*\/my-agent" is outside the harness's run permission/);
+    assert.match(result.message, /--also-run my-agent/);
+  }
+});

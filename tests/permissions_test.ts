@@ -1,0 +1,105 @@
+import assert from "node:assert/strict";
+import {
+  explainRefusal,
+  HOST_BINARIES,
+  PERMISSION_FLAGS,
+  permissionFlags,
+  RUN_ALLOW,
+} from "../src/permissions.ts";
+import { SOURCE_PERMISSIONS } from "../src/exec/self.ts";
+import { compileArgs } from "../tools/compile.ts";
+import { PINNED_HOSTS } from "../hosts/cli/_installed.ts";
+import { HOSTS } from "../hosts/registry.ts";
+import { ROOT, runToEnd, tempFolder } from "./binary/_run.ts";
+
+const denoJson = JSON.parse(await Deno.readTextFile(new URL("../deno.json", import.meta.url))) as {
+  tasks: Record<string, string>;
+};
+
+Deno.test("deno task conformance, the fake host from source and the compiled binary share one permission set", () => {
+  assert.ok(
+    denoJson.tasks.conformance?.includes(`deno run --quiet ${PERMISSION_FLAGS.join(" ")} main.ts`),
+    `the conformance task must run main.ts with exactly: ${PERMISSION_FLAGS.join(" ")}`,
+  );
+  assert.deepEqual([...SOURCE_PERMISSIONS], [...PERMISSION_FLAGS]);
+  const compile = compileArgs({ output: "dist/conformance" });
+  const flags = compile.filter((arg) => arg.startsWith("--allow-") || arg.startsWith("--deny-"));
+  assert.deepEqual(flags, [...PERMISSION_FLAGS]);
+});
+
+Deno.test("no task grants everything, and the product's set names its net, run and write scopes", () => {
+  for (const [name, task] of Object.entries(denoJson.tasks)) {
+    assert.doesNotMatch(task, /(^|\s)(-A|--allow-all)(\s|$)/, `task "${name}" grants everything`);
+  }
+  const scoped = (flag: string) => PERMISSION_FLAGS.find((given) => given.startsWith(`${flag}=`));
+  assert.equal(scoped("--allow-net"), "--allow-net=127.0.0.1,localhost,[::1]");
+  assert.ok(scoped("--allow-run"), "run access must be a list");
+  assert.ok(scoped("--allow-write"), "write access must be a list");
+  assert.ok(!PERMISSION_FLAGS.includes("--allow-run") && !PERMISSION_FLAGS.includes("--allow-net"));
+});
+
+Deno.test("every agent CLI of the registry is in the run list under the binary name it is installed as", () => {
+  const cliHosts = HOSTS.filter((host) => host.kind === "cli" && !host.id.startsWith("fake"));
+  for (const host of cliHosts) {
+    const pin = PINNED_HOSTS.find((pinned) => pinned.host === host.id);
+    assert.ok(pin, `host "${host.id}" has no pin in hosts/cli/_installed.ts, so its binary name is unknown`);
+    assert.ok(
+      HOST_BINARIES.includes(pin.binary),
+      `host "${host.id}" runs "${pin.binary}": add it to HOST_BINARIES in src/permissions.ts`,
+    );
+  }
+  assert.ok(RUN_ALLOW.includes("kill") && RUN_ALLOW.includes("ps") && RUN_ALLOW.includes("/proc/self/exe"));
+});
+
+Deno.test("permissionFlags adds programs to the run list and refuses a name that would widen the flag", () => {
+  const run = permissionFlags(["my-agent"]).find((flag) => flag.startsWith("--allow-run="));
+  assert.ok(run?.endsWith(",qwen,my-agent"), run);
+  assert.throws(() => permissionFlags(["a,b"]), /Invalid program name "a,b"/);
+  assert.throws(() => permissionFlags([""]), /Invalid program name ""/);
+});
+
+Deno.test("under the permission set, what it refuses is explained with what to do", async () => {
+  await using folder = await tempFolder("conformance-refusals-");
+  const outsider = `${folder.path}/my-agent`;
+  await Deno.writeTextFile(outsider, "#!/bin/sh\nexit 0\n");
+  await Deno.chmod(outsider, 0o755);
+  const outsideFile = "/var/lib/conformance-refusal-probe.txt";
+  const { code, stdout, stderr } = await runToEnd(
+    Deno.execPath(),
+    ["run", "--quiet", ...PERMISSION_FLAGS, `${ROOT}tests/binary/_refusals_child.ts`, outsider, outsideFile],
+    { cwd: folder.path, timeoutMs: 60_000 },
+  );
+  assert.equal(code, 0, stderr);
+  const lines = stdout.trim().split("\n").map((line) =>
+    JSON.parse(line) as {
+      name: string;
+      allowed: boolean;
+      explained?: string | null;
+    }
+  );
+  const by = (name: string) => lines.find((line) => line.name === name);
+  assert.equal(by("run")?.allowed, false);
+  assert.match(by("run")?.explained ?? "", /^Program ".*\/my-agent" is outside the harness's run permission/);
+  assert.match(by("run")?.explained ?? "", /deno task compile --also-run my-agent/);
+  assert.equal(by("write")?.allowed, false);
+  assert.match(by("write")?.explained ?? "", /^Cannot write "\/var\/lib\/conformance-refusal-probe.txt"/);
+  assert.equal(by("listen")?.allowed, false);
+  assert.match(by("listen")?.explained ?? "", /talks only to loopback/);
+  assert.equal(by("kill")?.allowed, false, "Deno.kill must stay refused: the harness signals through kill");
+  assert.match(by("kill")?.explained ?? "", /uses the "kill" binary/);
+  await assert.rejects(Deno.stat(outsideFile), Deno.errors.NotFound);
+});
+
+Deno.test("a registry binary found off PATH is told to be put on PATH; other errors are not refusals", () => {
+  const refusal = new Deno.errors.NotCapable(
+    'Requires run access to "/home/u/.cache/conformance/hosts/bin/claude", run again with the --allow-run flag',
+  );
+  assert.equal(
+    explainRefusal(refusal),
+    'Program "/home/u/.cache/conformance/hosts/bin/claude" is outside the harness\'s run permission, which ' +
+      'allows "claude" only as found on PATH: put its folder first on PATH ' +
+      '(export PATH="/home/u/.cache/conformance/hosts/bin:$PATH")',
+  );
+  assert.equal(explainRefusal(new Deno.errors.NotFound("gone")), null);
+  assert.equal(explainRefusal("text"), null);
+});
