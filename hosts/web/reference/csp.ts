@@ -19,6 +19,15 @@ export interface CspFlaws {
   readonly unsafeEval?: boolean;
 }
 
+/** The policy flaws of a broken variant (none for the conformant host or unrelated variants). */
+export function cspFlawsOf(variant: string | null): CspFlaws {
+  return {
+    loose: variant === "loose-csp",
+    unsanitized: variant === "csp-unsanitized",
+    unsafeEval: variant === "csp-unsafe-eval",
+  };
+}
+
 /** `scheme://host[:port]`, host optionally `*.`-prefixed: the only domain shape the host passes on. */
 const ORIGIN_SHAPE = /^(https?|wss?):\/\/(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)*(:\d{1,5})?$/i;
 

@@ -16,9 +16,14 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import type { Tool } from "@modelcontextprotocol/client";
 import { APP_MIME_TYPE, type DeclaredCsp, RESOURCE_URIS, UI_EXTENSION_ID } from "../../../src/fixtures.ts";
 import type { LauncherName } from "../../../src/protocol.ts";
-import { buildCsp } from "./csp.ts";
+import { buildCsp, cspFlawsOf } from "./csp.ts";
 import { HOST_CONFIG_ELEMENT_ID, type HostPageConfig, type ReferenceHostApi } from "./page_state.ts";
-import { installBridgeHandlers, type Mounted, STYLE_VARIABLES } from "./page_handlers.ts";
+import {
+  installBridgeHandlers,
+  type Mounted,
+  STATIC_STYLE_VARIABLES,
+  STYLE_VARIABLES,
+} from "./page_handlers.ts";
 
 const config = JSON.parse(
   document.getElementById(HOST_CONFIG_ELEMENT_ID)?.textContent ?? "{}",
@@ -84,7 +89,7 @@ function hostContext(tool: Tool, callId: number): McpUiHostContext {
   return {
     toolInfo: { id: callId, tool: broken("wrong-toolinfo") ? other : tool },
     theme: dark.matches ? "dark" : "light",
-    styles: { variables: STYLE_VARIABLES },
+    styles: { variables: broken("static-hex-palette") ? STATIC_STYLE_VARIABLES : STYLE_VARIABLES },
     displayMode: "inline",
     availableDisplayModes: ["inline", "fullscreen"],
     containerDimensions: { width: 720, maxHeight: MAX_HEIGHT },
@@ -124,14 +129,16 @@ async function launch(launcher: LauncherName): Promise<void> {
   const ui = resourceUi(listing.resources.find((entry) => entry.uri === uri)?._meta, content._meta);
   const csp = ui?.csp;
   // Logged for audit (SHOULD): the exact policy the proxy will send for this resource.
-  console.info(`[reference host] CSP for ${uri}: ${buildCsp(csp, { loose: broken("loose-csp") })}`);
+  if (!broken("no-csp-log")) {
+    console.info(`[reference host] CSP for ${uri}: ${buildCsp(csp, cspFlawsOf(config.variant))}`);
+  }
   const outer = document.createElement("iframe");
   outer.setAttribute("sandbox", OUTER_SANDBOX);
   outer.style.cssText =
     `border:1px solid GrayText;width:720px;height:320px;max-height:${MAX_HEIGHT}px;display:block`;
   const proxy = new URL(config.sandboxUrl);
   if (csp) proxy.searchParams.set("csp", JSON.stringify(csp));
-  if (broken("loose-csp")) proxy.searchParams.set("flaw", "loose");
+  if (config.variant !== null) proxy.searchParams.set("variant", config.variant);
   proxy.searchParams.set("n", String(launches));
   outer.src = proxy.href;
   const proxyReady = new Promise<void>((resolve) => {
@@ -207,7 +214,9 @@ async function deliverToolData(
   const { bridge } = current;
   const sendInput = async () => {
     await bridge.sendToolInputPartial({ arguments: {} });
-    await bridge.sendToolInput({ arguments: args });
+    await bridge.sendToolInput({
+      arguments: broken("wrong-tool-input") ? { marker: "not-what-the-server-got" } : args,
+    });
     current.toolInputSent = true;
     if (broken("double-tool-input")) await bridge.sendToolInput({ arguments: args });
     if (broken("partial-after-input")) await bridge.sendToolInputPartial({ arguments: args });
@@ -219,7 +228,7 @@ async function deliverToolData(
     await sendInput();
   } else {
     if (!current.toolInputSent) await sendInput();
-    await bridge.sendToolResult(result);
+    if (!broken("no-tool-result")) await bridge.sendToolResult(result);
   }
   note("ui/notifications/tool-result");
 }
@@ -230,8 +239,12 @@ async function teardown(reason: string): Promise<{ acked: boolean }> {
   mounted = null;
   note("ui/resource-teardown", { reason });
   let acked = false;
-  if (broken("no-teardown-wait")) {
+  if (broken("teardown-without-notify")) {
+    // Removed without ui/resource-teardown.
+  } else if (broken("no-teardown-wait")) {
+    // Sent, then the View is removed well before its (400 ms delayed) answer can arrive.
     void current.bridge.teardownResource({ reason } as Record<string, unknown>).catch(() => {});
+    await new Promise((resolve) => setTimeout(resolve, 150));
   } else {
     const cap = new Promise<false>((resolve) => setTimeout(() => resolve(false), 5_000));
     acked = await Promise.race([

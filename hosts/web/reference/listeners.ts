@@ -8,7 +8,7 @@
 import { controlFixture, type ControlOrigins, type DeclaredCsp } from "../../../src/fixtures.ts";
 import { startConformanceServer } from "../../../src/server/server.ts";
 import type { ConformanceServer } from "../../../src/server/server.ts";
-import { buildCsp } from "./csp.ts";
+import { buildCsp, cspFlawsOf } from "./csp.ts";
 import { sandboxProxyHtml } from "./sandbox_page.ts";
 import { hostPageHtml, hostPageScript } from "./bundle.ts";
 import type { HostPageConfig } from "./page_state.ts";
@@ -75,14 +75,10 @@ function sandboxResponse(request: Request): Response {
   } catch {
     return new Response(`Invalid csp parameter "${raw}"`, { status: 400 });
   }
-  const csp = buildCsp(declared, { loose: url.searchParams.get("flaw") === "loose" });
-  return new Response(sandboxProxyHtml(), {
-    headers: {
-      "content-type": "text/html; charset=utf-8",
-      "content-security-policy": csp,
-      "cache-control": "no-store",
-    },
-  });
+  const variant = url.searchParams.get("variant");
+  const headers = new Headers({ "content-type": "text/html; charset=utf-8", "cache-control": "no-store" });
+  if (variant !== "no-csp") headers.set("content-security-policy", buildCsp(declared, cspFlawsOf(variant)));
+  return new Response(sandboxProxyHtml(), { headers });
 }
 
 /** Starts every listener; dispose the result to stop them all. */

@@ -41,6 +41,13 @@ export interface HandlerDeps {
   readonly maxHeight: number;
 }
 
+/** Plain colours for the `static-hex-palette` variant: fixed, and never re-sent on a theme change. */
+export const STATIC_STYLE_VARIABLES = {
+  "--color-background-primary": "#ffffff",
+  "--color-text-primary": "#18181b",
+  "--font-sans": "system-ui, sans-serif",
+} as Record<string, string> as typeof STYLE_VARIABLES;
+
 /** Standard style variables, colours as `light-dark()` so they follow the theme without a re-send. */
 export const STYLE_VARIABLES = {
   "--color-background-primary": "light-dark(#ffffff, #1b1b1f)",
@@ -68,6 +75,9 @@ export function installBridgeHandlers(current: Mounted, deps: HandlerDeps): void
   if (broken("no-resource-read-proxy")) {
     bridge.onreadresource = () => Promise.reject(new Error("resources/read is not available to apps here"));
   }
+  if (broken("no-resource-list-proxy")) {
+    bridge.onlistresources = () => Promise.reject(new Error("resources/list is not available to apps here"));
+  }
   bridge.addEventListener("loggingmessage", (params) => note("notifications/message", params));
   bridge.addEventListener("sizechange", ({ height }) => {
     note("ui/notifications/size-changed", { height });
@@ -83,10 +93,12 @@ export function installBridgeHandlers(current: Mounted, deps: HandlerDeps): void
     const grant = broken("accepts-undeclared-mode") ||
       (HOST_MODES.includes(mode) && current.appModes.includes(mode));
     if (grant && mode !== current.context.displayMode) setDisplayMode(current, mode, deps);
+    if (broken("display-mode-empty")) return Promise.resolve({} as { mode: McpUiDisplayMode });
     return Promise.resolve({ mode: current.context.displayMode ?? "inline" });
   };
   bridge.onupdatemodelcontext = (params) => {
     note("ui/update-model-context", params);
+    if (broken("model-context-dropped")) return Promise.resolve({});
     if (!(broken("model-context-first-wins") && api.modelContext !== null)) api.modelContext = params;
     return Promise.resolve({});
   };
@@ -107,6 +119,7 @@ export function installBridgeHandlers(current: Mounted, deps: HandlerDeps): void
   };
   bridge.ondownloadfile = async ({ contents }) => {
     note("ui/download-file", { count: contents.length });
+    if (broken("download-error")) throw new Error("Downloads are not available");
     if (!await confirmWithDialog("download", `Download ${contents.length} file(s) from the app?`)) {
       return { isError: true };
     }
@@ -115,6 +128,7 @@ export function installBridgeHandlers(current: Mounted, deps: HandlerDeps): void
   };
   bridge.oncreatesamplingmessage = async (params) => {
     note("sampling/createMessage", { maxTokens: params.maxTokens });
+    if (broken("sampling-error")) throw new Error("Sampling is not available");
     if (!await confirmWithDialog("sampling", "The app asks the model for a completion. Allow?")) {
       throw new Error("The user declined the sampling request");
     }
@@ -147,7 +161,7 @@ async function guardedCall(
     tool = server?.tools.find((candidate) => candidate.name === params.name);
   }
   const visibility = (tool?._meta as { ui?: { visibility?: string[] } } | undefined)?.ui?.visibility ??
-    ["model", "app"];
+    (deps.broken("default-visibility-app-only") ? ["model"] : ["model", "app"]);
   if (tool === undefined || server === null) throw new Error(`Unknown tool "${params.name}" for this app`);
   if (!visibility.includes("app")) throw new Error(`Tool "${params.name}" is not available to apps`);
   const signal = extra.mcpReq?.signal;

@@ -17,6 +17,7 @@ const PROXY_SCRIPT = `
   inner.setAttribute("sandbox", ${JSON.stringify(INNER_SANDBOX)});
   inner.style.cssText = "border:0;width:100%;height:100%;display:block";
   document.body.appendChild(inner);
+  const dropPing = new URLSearchParams(location.search).get("variant") === "drop-ping";
   const reserved = (method) => typeof method === "string" && method.startsWith("ui/notifications/sandbox-");
   window.addEventListener("message", (event) => {
     const data = event.data;
@@ -38,6 +39,7 @@ const PROXY_SCRIPT = `
     }
     if (event.source === inner.contentWindow) {
       if (data && reserved(data.method)) return;
+      if (dropPing && data && data.method === "ping") return;
       window.parent.postMessage(data, hostOrigin || "*");
     }
   });

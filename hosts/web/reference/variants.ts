@@ -72,7 +72,9 @@ export const VARIANTS: readonly Variant[] = [
     name: "no-resource-read-proxy",
     area: "resources",
     summary: "rejects the View's resources/read",
-    fails: ["resources/proxy-read"],
+    // Cascade: resources/read-referenced counts the View's attempted read as its own, so the host's single
+    // read no longer shows (suite/apps/catalogue/tools.ts counts reads before they succeed).
+    fails: ["resources/proxy-read", "resources/read-referenced"],
   },
   {
     name: "no-ui-extension",
@@ -126,7 +128,8 @@ export const VARIANTS: readonly Variant[] = [
     name: "theme-not-sent",
     area: "context",
     summary: "ignores prefers-color-scheme changes: no host-context-changed on a theme switch",
-    fails: ["context/theme-change-notify", "context/partial-merge"],
+    // Cascade: with no theme change at all, the other two theme-switch tests have nothing to judge (SKIP).
+    fails: ["context/theme-change-notify", "context/partial-merge", "context/palette-follows-theme"],
   },
   {
     name: "full-context-patch",
@@ -162,7 +165,8 @@ export const VARIANTS: readonly Variant[] = [
     name: "message-dropped",
     area: "messages",
     summary: "answers ui/message with {} but adds nothing to the conversation",
-    fails: ["messages/add-to-conversation"],
+    // Cascade: the model-context tests need a user turn (the message) for the model to answer.
+    fails: ["messages/add-to-conversation", "model-context/provide-future-turns", "model-context/last-wins"],
   },
   {
     name: "model-context-first-wins",
@@ -186,7 +190,115 @@ export const VARIANTS: readonly Variant[] = [
     name: "loose-csp",
     area: "security",
     summary: "adds connect-src * to the proxy's CSP (loosens the declared policy)",
-    fails: ["security/csp"],
+    // connect-src * also lets the no-CSP render and the precedence render reach origins they must not.
+    fails: ["security/csp-connect", "security/csp-default-deny", "resources/meta-precedence"],
+  },
+  {
+    name: "wrong-tool-input",
+    area: "lifecycle",
+    summary: "sends tool-input with arguments other than those the server got",
+    fails: ["lifecycle/tool-input"],
+  },
+  {
+    name: "no-tool-result",
+    area: "lifecycle",
+    summary: "never sends tool-result",
+    fails: ["lifecycle/tool-result", "lifecycle/tool-result-fidelity", "lifecycle/tool-input-before-result"],
+  },
+  {
+    name: "drop-ping",
+    area: "lifecycle",
+    summary: "the sandbox proxy swallows the View's ping",
+    fails: ["lifecycle/ping"],
+  },
+  {
+    name: "teardown-without-notify",
+    area: "lifecycle",
+    summary: "removes the View without sending ui/resource-teardown",
+    fails: ["lifecycle/teardown-notify", "lifecycle/teardown-await"],
+  },
+  {
+    name: "no-resource-list-proxy",
+    area: "capabilities",
+    summary: "rejects the View's resources/list",
+    fails: ["capabilities/server-passthrough"],
+  },
+  {
+    name: "default-visibility-app-only",
+    area: "visibility",
+    summary: "treats a tool without visibility as model-only and blocks the View's call",
+    fails: ["visibility/default-both"],
+  },
+  {
+    name: "static-hex-palette",
+    area: "context",
+    summary: "sends plain hex colours and does not re-send them on a theme change",
+    fails: ["context/style-variables", "context/palette-follows-theme"],
+  },
+  {
+    name: "display-mode-empty",
+    area: "display",
+    summary: "answers ui/request-display-mode with {} (the VS Code bug)",
+    fails: [
+      "display/return-resulting-mode",
+      "display/no-undeclared-mode",
+      "display/unavailable-returns-current",
+      "display/change-notifies-context",
+    ],
+  },
+  {
+    name: "model-context-dropped",
+    area: "model-context",
+    summary: "answers ui/update-model-context with {} but never gives it to the model",
+    fails: ["model-context/provide-future-turns", "model-context/last-wins"],
+  },
+  {
+    name: "download-error",
+    area: "download-file",
+    summary: "advertises downloadFile but rejects every ui/download-file",
+    fails: ["download-file/confirm"],
+  },
+  {
+    name: "sampling-error",
+    area: "sampling",
+    summary: "advertises sampling but rejects every sampling/createMessage",
+    fails: ["sampling/create-message"],
+  },
+  {
+    name: "no-csp",
+    area: "security",
+    summary: "the sandbox proxy sends no Content-Security-Policy",
+    fails: [
+      "resources/meta-precedence",
+      "security/csp-applied-policy",
+      "security/csp-base-uri",
+      "security/csp-connect",
+      "security/csp-default-deny",
+      "security/csp-frame-src",
+      "security/csp-no-unsafe-eval",
+      "security/csp-object-src",
+      "security/csp-resource-img",
+      "security/csp-resource-script",
+      "security/csp-sanitized",
+    ],
+  },
+  {
+    name: "csp-unsanitized",
+    area: "security",
+    summary: "copies declared domain strings into the CSP verbatim (vercel/ai#17192)",
+    fails: ["security/csp-sanitized"],
+  },
+  {
+    name: "csp-unsafe-eval",
+    area: "security",
+    summary: "adds 'unsafe-eval' to script-src (basic-host style; informational)",
+    fails: ["security/csp-no-unsafe-eval"],
+  },
+  {
+    name: "no-csp-log",
+    area: "security",
+    summary: "does not log the CSP it applies",
+    fails: ["security/csp-audit-log"],
   },
 ];
 

@@ -99,9 +99,12 @@ Deno.test({
           mismatches.push(`reference:${variant.name}: no registry entry`);
           continue;
         }
+        const started = performance.now();
         const observed = await runCatalogue(entry);
         const failing = nonPassing(observed.results);
         const expected = [...variant.fails].sort();
+        const verdict = JSON.stringify(failing) === JSON.stringify(expected) ? "as listed" : "MISMATCH";
+        console.log(`reference:${variant.name}: ${verdict} (${Math.round(performance.now() - started)} ms)`);
         if (JSON.stringify(failing) !== JSON.stringify(expected)) {
           mismatches.push(
             `reference:${variant.name}: expected non-PASS [${expected.join(", ")}], got\n` +

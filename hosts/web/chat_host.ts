@@ -1,0 +1,354 @@
+/**
+ * {@linkcode ChatHost}: a web chat product driven like a person would: a prompt typed into its composer makes
+ * the model call a launcher, the app renders somewhere in the page, and the host's own surface (dialogs,
+ * conversation, theme setting) is read and clicked through the DOM. What one product looks like is a
+ * {@linkcode ChatDom}; ChatGPT, Claude and Mistral give theirs in code, a YAML `hosts:` entry gives one
+ * without. Real products run headful on a persistent profile (see `profile.ts`), with pacing between
+ * interactions.
+ *
+ * @module
+ */
+import type { Browser, Frame, Page } from "playwright-core";
+import type { CapabilityResult, ConversationMatch, LauncherName } from "../../src/protocol.ts";
+import { RESET_INLINE_TEST_ID } from "../../src/protocol.ts";
+import { BrowserHost, type BrowserSession } from "../../src/runner/browser_host.ts";
+import type { CapabilityContext, HostSetupOptions, RequestOf, SuiteBridge } from "../../src/runner/host.ts";
+import { loadPlaywright } from "../../src/runner/playwright.ts";
+import { FrameSuiteBridge } from "../../src/runner/suite_bridge.ts";
+import { startCdpProcess } from "../desktop/cdp_process.ts";
+import { clickByLabel, findAppFrame, findConversationText, inspectAppFrame } from "./app_frames.ts";
+import { Pacer } from "./pacing.ts";
+import { profileDirFor } from "./profile.ts";
+
+/** One chat product's DOM. Selectors are CSS, tried in order; labels are exact accessible names. */
+export interface ChatDom {
+  readonly url: string;
+  /** The composer the launch prompt goes into. */
+  readonly composer: readonly string[];
+  /** The key that sends the composer's text. */
+  readonly sendKey: string;
+  /** The launch prompt; names the launcher. */
+  readonly prompt: (launcher: LauncherName) => string;
+  /** Buttons that approve the tool call after the prompt (clicked when they show). */
+  readonly approve: readonly string[];
+  /** Buttons of banners and modals to dismiss on arrival and before each prompt. */
+  readonly dismiss: readonly string[];
+  /** Where the conversation is read; the body text outside the app when nothing matches. */
+  readonly transcript: string | null;
+  /** What sends a message the app drafted into the composer (`clickTrigger{commitDraftedMessage}`). */
+  readonly commit: {
+    readonly selectors: readonly string[];
+    readonly labels: readonly string[];
+    /** Pressed after clicking the selector (e.g. Enter in the composer). */
+    readonly key?: string;
+  } | null;
+  /** Accept buttons of the host's consent dialogs. */
+  readonly dialogs: {
+    readonly download: readonly string[];
+    readonly sampling: readonly string[];
+    readonly link: readonly string[];
+  };
+  /** The theme control: `{to}` in the selector becomes `light` or `dark`. Absent: the page follows the OS. */
+  readonly theme: { readonly selector: string } | null;
+  /** Present only in a signed-in session; its absence after arrival means the profile is signed out. */
+  readonly signedIn: string | null;
+}
+
+/** How a {@linkcode ChatHost} runs. */
+export interface ChatHostOptions {
+  readonly id: string;
+  /** The product's name for messages. */
+  readonly product: string;
+  readonly dom: ChatDom;
+  /** Gap between interactions (prompts, clicks, reads). */
+  readonly paceMs: number;
+  /** A persistent profile (real products, sign-in kept); otherwise a throwaway browser context. */
+  readonly persistent: boolean;
+  /** Run headless even when persistent (tests against local pages; real products need a window). */
+  readonly headless?: boolean;
+  /** How long the app may take to render after the prompt. */
+  readonly renderTimeoutMs?: number;
+}
+
+/** A chat product in a browser. */
+export class ChatHost extends BrowserHost {
+  readonly id: string;
+  /** The product's name. */
+  readonly product: string;
+  readonly #options: ChatHostOptions;
+  readonly #pacer: Pacer;
+  #seenFrames = new Set<Frame>();
+  #popups: string[] = [];
+  #profileDir: string | null = null;
+
+  /** A host for one product. */
+  constructor(options: ChatHostOptions) {
+    super();
+    this.id = options.id;
+    this.product = options.product;
+    this.#options = options;
+    this.#pacer = new Pacer(options.paceMs);
+  }
+
+  /** Where `conformance login` sends the user. */
+  get loginUrl(): string {
+    return this.#options.dom.url;
+  }
+
+  /** Whether this host keeps a signed-in profile. */
+  get persistent(): boolean {
+    return this.#options.persistent;
+  }
+
+  /** How many interactions went through the pacer. */
+  get interactions(): number {
+    return this.#pacer.count;
+  }
+
+  /** A persistent profile: our own Chromium on it, attached over CDP (no automation switches in sight). */
+  protected override async startBrowser(options: HostSetupOptions): Promise<BrowserSession> {
+    if (!this.#options.persistent) return await super.startBrowser(options);
+    this.#profileDir = profileDirFor(this.id, options.profileDir);
+    const app = await startCdpProcess({
+      userDataDir: this.#profileDir,
+      headless: this.#options.headless ?? false,
+      args: ["--disable-blink-features=AutomationControlled", "--disable-popup-blocking"],
+    });
+    let browser: Browser;
+    try {
+      const { chromium } = await loadPlaywright();
+      browser = await chromium.connectOverCDP(app.endpoint, { timeout: 30_000 * options.timeoutMultiplier });
+    } catch (error) {
+      await app.close();
+      throw error;
+    }
+    const context = browser.contexts()[0];
+    if (context === undefined) {
+      await app.close();
+      throw new Error(`The browser on profile "${this.#profileDir}" opened no window`);
+    }
+    const page = context.pages()[0];
+    return {
+      context,
+      ...(page ? { page } : {}),
+      pid: app.pid,
+      close: async () => {
+        await browser.close().catch(() => {});
+        await app.close();
+      },
+    };
+  }
+
+  /** Opens the product, dismisses banners, and checks the session is signed in. */
+  protected async open(page: Page): Promise<void> {
+    page.context().on("page", (popup) => {
+      this.#popups.push(popup.url() || "about:blank");
+      popup.on("framenavigated", (frame) => {
+        if (frame === popup.mainFrame()) this.#popups.push(frame.url());
+      });
+    });
+    await this.#pacer.step(this.options.signal);
+    await page.goto(this.#options.dom.url, {
+      waitUntil: "domcontentloaded",
+      timeout: 60_000 * this.options.timeoutMultiplier,
+    });
+    await this.#dismiss(page);
+    const signedIn = this.#options.dom.signedIn;
+    if (signedIn === null) return;
+    try {
+      await page.locator(signedIn).first().waitFor({ timeout: 20_000 * this.options.timeoutMultiplier });
+    } catch {
+      const where = this.#profileDir ? ` (profile "${this.#profileDir}")` : "";
+      throw new Error(
+        `${this.product} shows no signed-in session${where}: run "conformance login --host ${this.id}"`,
+      );
+    }
+  }
+
+  async #dismiss(page: Page): Promise<void> {
+    if (this.#options.dom.dismiss.length === 0) return;
+    while (await clickByLabel(page, this.#options.dom.dismiss, 1_000, this.options.signal) !== null) {
+      await this.#pacer.step(this.options.signal);
+    }
+  }
+
+  /** Prompts the product to call `launcher` and waits for the new View. */
+  async launch(launcher: LauncherName): Promise<SuiteBridge> {
+    const page = this.page;
+    for (const frame of page.frames()) this.#seenFrames.add(frame);
+    await this.#dismiss(page);
+    await this.#type(page, this.#options.dom.prompt(launcher));
+    await this.#pacer.step(this.options.signal);
+    await page.keyboard.press(this.#options.dom.sendKey);
+    if (this.#options.dom.approve.length > 0) {
+      await clickByLabel(page, this.#options.dom.approve, 10_000, this.options.signal);
+    }
+    const frame = await findAppFrame(() => page.context().pages(), {
+      timeoutMs: (this.#options.renderTimeoutMs ?? 120_000) * this.options.timeoutMultiplier,
+      exclude: this.#seenFrames,
+      signal: this.options.signal,
+    });
+    this.bridge = new FrameSuiteBridge(frame);
+    return this.bridge;
+  }
+
+  async #type(page: Page, text: string): Promise<void> {
+    const deadline = Date.now() + 30_000 * this.options.timeoutMultiplier;
+    while (true) {
+      for (const selector of this.#options.dom.composer) {
+        const composer = page.locator(selector).first();
+        if (!await composer.isVisible().catch(() => false)) continue;
+        await this.#pacer.step(this.options.signal);
+        await composer.click();
+        await composer.fill(text);
+        return;
+      }
+      if (Date.now() > deadline) {
+        throw new Error(
+          `${this.product} shows no composer (${
+            this.#options.dom.composer.join(", ")
+          }): is the profile signed in?`,
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+
+  /** A real click on the trigger; then, when asked, sends what the app drafted into the composer. */
+  override async clickTrigger(
+    request: RequestOf<"clickTrigger">,
+    context: CapabilityContext,
+  ): Promise<CapabilityResult> {
+    await this.#pacer.step(context.signal);
+    const clicked = await super.clickTrigger(request, context);
+    const commit = this.#options.dom.commit;
+    if (!clicked.ok || !request.commitDraftedMessage || commit === null) return clicked;
+    await this.#pacer.step(context.signal);
+    for (const selector of commit.selectors) {
+      const target = this.page.locator(selector).first();
+      if (await target.isVisible().catch(() => false)) {
+        await target.click({ timeout: 5_000 });
+        if (commit.key !== undefined) await this.page.keyboard.press(commit.key);
+        return clicked;
+      }
+    }
+    if (commit.labels.length > 0) await clickByLabel(this.page, commit.labels, 5_000, context.signal);
+    return clicked;
+  }
+
+  /** Reads the conversation until the marker shows or the deadline passes. */
+  async conversationContains(
+    request: RequestOf<"conversationContains">,
+    context: CapabilityContext,
+  ): Promise<CapabilityResult> {
+    const deadline = Date.now() + request.timeoutMs;
+    while (true) {
+      await this.#pacer.step(context.signal);
+      const hit = await findConversationText([this.page], request.marker, this.#options.dom.transcript);
+      if (hit !== null) {
+        return { ok: true, value: { found: true, text: hit.text } satisfies ConversationMatch };
+      }
+      if (Date.now() >= deadline || context.signal.aborted) {
+        return { ok: true, value: { found: false } satisfies ConversationMatch };
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  /** Switches the product's theme setting, or the OS scheme when the product follows it. */
+  override async toggleTheme(request: RequestOf<"toggleTheme">): Promise<CapabilityResult> {
+    const theme = this.#options.dom.theme;
+    if (theme === null) return await super.toggleTheme(request);
+    await this.#pacer.step(this.options.signal);
+    await this.page.locator(theme.selector.replaceAll("{to}", request.to)).first().click({ timeout: 10_000 });
+    return { ok: true };
+  }
+
+  /** Accepts the product's download or sampling consent; a link consent goes through `checkLinkOpen`. */
+  async confirmDialog(
+    request: RequestOf<"confirmDialog">,
+    context: CapabilityContext,
+  ): Promise<CapabilityResult> {
+    if (request.dialog === "link") {
+      if (request.url === undefined) return { ok: false, error: 'confirmDialog "link" needs a url' };
+      return await this.checkLinkOpen({ kind: "checkLinkOpen", url: request.url }, context);
+    }
+    const labels = this.#options.dom.dialogs[request.dialog];
+    if (labels.length === 0) return { ok: false, unsupported: true };
+    await this.#pacer.step(context.signal);
+    const wait = Math.min(context.timeoutMs, 10_000);
+    if (request.dialog === "sampling") {
+      const clicked = await clickByLabel(this.page, labels, wait, context.signal);
+      return clicked === null
+        ? { ok: false, error: `${this.product} showed no sampling dialog` }
+        : { ok: true };
+    }
+    const download = this.page.waitForEvent("download", { timeout: wait + 5_000 });
+    download.catch(() => {});
+    if (await clickByLabel(this.page, labels, wait, context.signal) === null) {
+      return { ok: false, error: `${this.product} showed no download dialog` };
+    }
+    const saved = await download;
+    const copy = await Deno.makeTempFile({ prefix: "conformance-download-" });
+    try {
+      await saved.saveAs(copy);
+      const content = await Deno.readTextFile(copy);
+      return { ok: true, value: { filename: saved.suggestedFilename(), content } };
+    } finally {
+      await Deno.remove(copy).catch(() => {});
+    }
+  }
+
+  /** Whether a tab opened `url`, accepting the product's link consent when it shows one. */
+  async checkLinkOpen(
+    request: RequestOf<"checkLinkOpen">,
+    context: CapabilityContext,
+  ): Promise<CapabilityResult> {
+    const opened = () => this.#popups.find((url) => url.startsWith(request.url));
+    const deadline = Date.now() + Math.min(context.timeoutMs, 10_000);
+    let consented = false;
+    while (true) {
+      const url = opened();
+      if (url !== undefined) return { ok: true, value: { opened: true, url } };
+      if (!consented && this.#options.dom.dialogs.link.length > 0) {
+        consented = await clickByLabel(this.page, this.#options.dom.dialogs.link, 0) !== null;
+      }
+      if (Date.now() >= deadline || context.signal.aborted) {
+        return { ok: false, error: `No tab opened ${request.url}`, value: { opened: false } };
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  /** The app's outermost frame element (a product page has other iframes too). */
+  override async inspectFrame(): Promise<CapabilityResult> {
+    const bridge = this.bridge;
+    if (bridge === null || bridge.isDetached()) return { ok: false, error: "No View is rendered" };
+    return { ok: true, value: await inspectAppFrame(bridge.frame) };
+  }
+
+  /** Between manual tests: stray tabs closed, overlays escaped, back to inline, light theme. */
+  async resetIsolation(_request: unknown, context: CapabilityContext): Promise<CapabilityResult> {
+    for (const page of this.page.context().pages()) if (page !== this.page) await page.close();
+    this.#popups = [];
+    if (await this.page.locator("[role=dialog],[aria-modal=true]").count() > 0) {
+      await this.page.keyboard.press("Escape");
+    }
+    await this.toggleTheme({ kind: "toggleTheme", to: "light" });
+    const bridge = this.bridge;
+    if (bridge !== null && !bridge.isDetached()) {
+      const reset = bridge.frame.getByTestId(RESET_INLINE_TEST_ID);
+      if (await reset.count() > 0) {
+        await this.#pacer.step(context.signal);
+        await reset.click({ timeout: 5_000 });
+      }
+    }
+    return { ok: true };
+  }
+
+  /** Closes the browser (on a persistent profile, the profile stays for the next run). */
+  override async teardown(): Promise<void> {
+    this.#seenFrames.clear();
+    await super.teardown();
+  }
+}

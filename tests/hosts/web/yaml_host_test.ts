@@ -1,0 +1,121 @@
+/**
+ * A web host described in YAML, pointed at the reference host page and driven only through its DOM (composer,
+ * conversation, send button, theme setting), must give the same result as the built-in `reference` host for
+ * every catalogue test it can service; the tests it cannot service SKIP as unsupported.
+ */
+import assert from "node:assert/strict";
+import { configHosts } from "../../../hosts/from_config.ts";
+import { REFERENCE_HOST } from "../../../hosts/web/reference.ts";
+import { startReferenceListeners } from "../../../hosts/web/reference/listeners.ts";
+import { CHAT_SURFACE } from "../../../hosts/web/reference/chat_surface.ts";
+import { YamlWebHost } from "../../../hosts/web/yaml_host.ts";
+import { parseConfig } from "../../../src/config.ts";
+import type { AppsHostEntry, HostEntry } from "../../../src/host.ts";
+import type { Outcome } from "../../../src/outcome.ts";
+import { chromiumPath } from "../../../src/runner/chromium.ts";
+import type { RunSettings } from "../../../src/suite.ts";
+import { appsDriver } from "../../../suite/apps/driver.ts";
+import { loadSuiteHtml } from "../../../suite/apps/build.ts";
+
+function referenceYaml(url: string): string {
+  return `hosts:
+  - id: reference-yaml
+    kind: web
+    summary: the reference host, described in YAML
+    url: ${url}
+    prompt: { selector: "${CHAT_SURFACE.composer}", key: Enter, text: "Please call {launcher} now." }
+    conversation: { selector: "${CHAT_SURFACE.conversation}" }
+    commit: { selector: "${CHAT_SURFACE.send}" }
+    themeToggle: { selector: '[data-theme-choice="{to}"]' }
+    dialogs: { download: [Download], sampling: [Allow] }
+    live: false
+`;
+}
+
+async function runAll(entry: HostEntry): Promise<Map<string, Outcome>> {
+  const settings: RunSettings = {
+    live: false,
+    mockModel: false,
+    timeoutMultiplier: 1,
+    headful: false,
+    trace: "off",
+    outDir: null,
+    signal: new AbortController().signal,
+  };
+  const outcomes = new Map<string, Outcome>();
+  const tests = appsDriver.list(entry, settings);
+  await appsDriver.run(entry, tests, settings, {
+    started: () => {},
+    finished: (_host, test, outcome) => outcomes.set(test, outcome),
+  });
+  assert.equal(outcomes.size, tests.length, `${entry.id}: every planned test is reported`);
+  return outcomes;
+}
+
+Deno.test({
+  name: "the reference host described in YAML gives the reference host's result for every test it services",
+  ignore: chromiumPath() === null,
+  sanitizeResources: false,
+  sanitizeOps: false,
+}, async () => {
+  await using listeners = await startReferenceListeners({ appHtml: loadSuiteHtml, variant: null });
+  const config = parseConfig(referenceYaml(listeners.hostPageUrl.href), "reference.yaml");
+  const [entry] = configHosts(config) as AppsHostEntry[];
+  assert.ok(entry !== undefined && entry.kind === "web");
+  assert.equal(entry.requiresLive, undefined, "live: false needs no --live");
+  assert.ok(entry.create() instanceof YamlWebHost);
+
+  const yaml = await runAll(entry);
+  const reference = await runAll(REFERENCE_HOST);
+  const compared: string[] = [];
+  const skipped: string[] = [];
+  for (const [test, want] of reference) {
+    const got = yaml.get(test)!;
+    if (got.status === "SKIP" && want.status !== "SKIP") {
+      assert.match(
+        got.message ?? "",
+        /unsupported|cannot|does not offer|not support/i,
+        `${test} SKIPs only because the YAML host cannot service it`,
+      );
+      skipped.push(test);
+      continue;
+    }
+    assert.equal(
+      got.status,
+      want.status,
+      `${test}: YAML host ${got.status} (${got.message ?? ""}), reference ${want.status} (${want.message ?? ""})`,
+    );
+    compared.push(test);
+  }
+  assert.ok(compared.length >= 40, `most of the catalogue compares (${compared.length}; skipped ${skipped})`);
+  for (const manual of ["apps/messages/add-to-conversation", "apps/context/theme-change-notify"]) {
+    assert.ok(compared.includes(manual), `${manual} runs through the YAML host's DOM steps`);
+  }
+});
+
+Deno.test("a YAML web host's prompt text must name {launcher}", () => {
+  assert.throws(
+    () =>
+      parseConfig(
+        `hosts:\n  - id: x\n    kind: web\n    url: https://x.example/\n    prompt: { selector: "#p", text: "hi" }\n    conversation: { selector: ".t" }\n`,
+        "bad.yaml",
+      ),
+    /bad\.yaml.*hosts\.0\.prompt\.text.*\{launcher\}/,
+  );
+});
+
+Deno.test("a live YAML web host needs --live and a signed-in profile", async () => {
+  const config = parseConfig(
+    `hosts:\n  - id: acme\n    kind: web\n    url: https://chat.acme.example/\n    prompt: { selector: "#p" }\n    conversation: { selector: ".t" }\n`,
+    "acme.yaml",
+  );
+  const [entry] = configHosts(config) as AppsHostEntry[];
+  assert.ok(entry?.requiresLive);
+  const dir = await Deno.makeTempDir();
+  try {
+    const problem = await entry.preflight!({ profileDir: dir });
+    assert.match(problem ?? "", new RegExp(`conformance login --host acme" --profile-dir "${dir}"`));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
