@@ -6,6 +6,8 @@
  */
 import type { Browser } from "playwright-core";
 import { loadPlaywright } from "./playwright.ts";
+// Through the kill binary where Deno.kill is refused (the harness's permission set, src/permissions.ts).
+import { signalGroup } from "../exec/process_group.ts";
 
 /**
  * The flags every launch uses: no sandbox (root in containers), no GPU, no background traffic, and no crashpad
@@ -141,8 +143,7 @@ async function waitPidsGone(find: () => Promise<number[]>, graceMs: number): Pro
 /** Whether any process (zombies included) is left in process group `pgid`. */
 export function processGroupAlive(pgid: number): boolean {
   try {
-    Deno.kill(-pgid, "SIGCONT");
-    return true;
+    return signalGroup(pgid, "SIGCONT");
   } catch {
     return false;
   }
@@ -154,7 +155,7 @@ export async function waitGroupGone(pgid: number, graceMs: number): Promise<void
   while (processGroupAlive(pgid) && Date.now() < deadline) await sleep(50);
   if (!processGroupAlive(pgid)) return;
   try {
-    Deno.kill(-pgid, "SIGKILL");
+    if (!signalGroup(pgid, "SIGKILL")) return;
   } catch {
     return;
   }
