@@ -3,7 +3,8 @@
  * embed them (`--include`): esbuild runs a native binary, which a compiled program cannot start from its
  * embedded file system, and the runtime falls back to these copies when esbuild is unavailable.
  *
- * Run it with `deno task assets`; `deno task compile` runs it first.
+ * Run it with `deno task assets` (`--quiet`: print nothing); `deno task compile` and `deno task conformance`
+ * run it first.
  *
  * @module
  */
@@ -52,7 +53,8 @@ export async function buildAssets(assets: readonly Asset[] = ASSETS): Promise<st
 }
 
 if (import.meta.main) {
-  for (const path of await buildAssets()) {
+  const written = await buildAssets();
+  for (const path of Deno.args.includes("--quiet") ? [] : written) {
     const size = (await Deno.stat(new URL(path, ROOT))).size;
     console.error(`Wrote ${path} (${Math.round(size / 1024)} KB)`);
   }
