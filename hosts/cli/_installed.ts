@@ -30,6 +30,11 @@ export interface PinnedHost {
   readonly runtimes: readonly ("bun" | "node")[];
   /** Arguments that print the version. */
   readonly versionArgs: readonly string[];
+  /**
+   * Files inside the install prefix that must be executable. npm 11 does not run install scripts, which leaves
+   * some vendored binaries without their exec bit (qwen's ripgrep).
+   */
+  readonly executables?: readonly string[];
 }
 
 /** A runtime package: the folder that goes first on PATH, and links to create in it (name → target). */
@@ -115,6 +120,7 @@ export const PINNED_HOSTS: readonly PinnedHost[] = [
     entry: "node_modules/.bin/qwen",
     runtimes: [],
     versionArgs: ["--version"],
+    executables: ["node_modules/@qwen-code/qwen-code/vendor/ripgrep/x64-linux/rg"],
   },
 ];
 
