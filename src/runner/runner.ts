@@ -15,6 +15,7 @@ import {
   UNSUPPORTED,
 } from "../protocol.ts";
 import type { CapabilityContext, Host, SuiteBridge } from "./host.ts";
+import { pollProblem } from "./poll_check.ts";
 
 /** Timing and reporting of one {@linkcode Runner}. */
 export interface RunnerOptions {
@@ -103,6 +104,10 @@ export class Runner {
         poll = await bridge.poll();
       } catch (error) {
         throw new SuiteRunInterrupted(`The View stopped answering: ${messageOf(error)}`, results, runningId);
+      }
+      const problem = pollProblem(poll);
+      if (problem !== null) {
+        throw new SuiteRunInterrupted(`The View answered poll() with ${problem}`, results, runningId);
       }
       if (poll.state !== "idle") {
         results = poll.results;
