@@ -136,18 +136,27 @@ export abstract class BrowserHost implements Host {
     return { ok: true };
   }
 
-  /** The outermost app frame's attributes, read from the host page's DOM. */
+  /** The attributes of the current View's outermost frame (the one in the host page), and frame counts. */
   async inspectFrame(): Promise<CapabilityResult> {
-    const value: FrameInspection = await this.page.evaluate(() => {
+    const counts = await this.page.evaluate(() => {
       const frames = [...document.querySelectorAll("iframe")];
-      const first = frames[0];
       return {
         total: frames.length,
         sandboxed: frames.filter((frame) => frame.hasAttribute("sandbox")).length,
-        firstSandbox: first?.getAttribute("sandbox") ?? null,
-        allow: first?.getAttribute("allow") ?? null,
       };
     });
+    let outer = this.bridge?.frame ?? this.page.mainFrame().childFrames()[0] ?? null;
+    while (outer !== null && outer.parentFrame() !== null && outer.parentFrame() !== this.page.mainFrame()) {
+      outer = outer.parentFrame();
+    }
+    if (outer === null || outer.isDetached()) return { ok: false, error: "No app frame is on the host page" };
+    const element = await outer.frameElement();
+    const value: FrameInspection = {
+      ...counts,
+      firstSandbox: await element.getAttribute("sandbox"),
+      allow: await element.getAttribute("allow"),
+    };
+    await element.dispose();
     return { ok: true, value };
   }
 

@@ -111,7 +111,7 @@ function resourceUi(listing: unknown, content: unknown): { csp?: DeclaredCsp } |
 async function launch(launcher: LauncherName): Promise<void> {
   if (main === null) throw new Error("The host is not connected yet: wait for __referenceHost.ready");
   const { client, tools } = main;
-  if (mounted !== null) await teardown("relaunch");
+  // Like a conversation with several tool calls, earlier Views stay mounted; the hooks act on the newest.
   const tool = tools.find((candidate) => candidate.name === launcher);
   if (tool === undefined) throw new Error(`The server has no launcher "${launcher}"`);
   const uri = RESOURCE_URIS[launcher];
@@ -152,7 +152,7 @@ async function launch(launcher: LauncherName): Promise<void> {
     };
     addEventListener("message", onMessage);
   });
-  document.getElementById("app-slot")!.replaceChildren(outer);
+  document.getElementById("app-slot")!.append(outer);
   await proxyReady;
   note("ui/notifications/sandbox-proxy-ready");
   const callId = launches;
