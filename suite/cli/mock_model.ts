@@ -34,7 +34,7 @@ const PREFIX = "cli/mock-model/";
 const PATHS: readonly GoldenPath[] = ["streaming", "blocking-json", "resume", "detached"];
 
 /** Wall clock of one golden-path run, before the timeout multiplier. */
-export const MOCK_RUN_TIMEOUT_MS = 60_000;
+export const MOCK_RUN_TIMEOUT_MS = 120_000;
 /** Wall clock of one fault run: past it the host is retrying or hanging (TIMEOUT). */
 export const FAULT_RUN_TIMEOUT_MS = 60_000;
 

@@ -1,0 +1,49 @@
+/**
+ * The mock-model tier on by default in the test suite: every installed real CLI (`deno task hosts:install`)
+ * runs its streaming golden path end to end against the mock model, through the executor, in a sandbox, and
+ * must pass with its process group gone. A CLI that is not installed is reported as an ignored step with the
+ * reason, never as a pass.
+ */
+import assert from "node:assert/strict";
+import { HOSTS } from "../../../hosts/registry.ts";
+import type { CliHostEntry } from "../../../src/host.ts";
+import type { Outcome } from "../../../src/outcome.ts";
+import type { RunSettings } from "../../../src/suite.ts";
+import { isRealCli, mockModelTier } from "../../../suite/cli/mock_model.ts";
+
+const real = HOSTS.filter((entry): entry is CliHostEntry => entry.kind === "cli" && isRealCli(entry));
+const installed = new Map<string, boolean>();
+for (const entry of real) installed.set(entry.id, await entry.runner.detect() !== null);
+
+Deno.test("every installed real CLI passes cli/mock-model/streaming end to end", async (t) => {
+  const settings: RunSettings = {
+    live: false,
+    mockModel: true,
+    timeoutMultiplier: 2,
+    headful: false,
+    trace: "off",
+    outDir: null,
+    signal: new AbortController().signal,
+  };
+  // All start together; the tier itself bounds how many real CLIs run at once.
+  const outcomes = new Map<string, Promise<Outcome>>();
+  for (const entry of real) {
+    if (!installed.get(entry.id)) continue;
+    outcomes.set(
+      entry.id,
+      mockModelTier.run(entry, { id: "cli/mock-model/streaming" }, settings, settings.signal),
+    );
+  }
+  for (const entry of real) {
+    await t.step({
+      name: `${entry.id}${installed.get(entry.id) ? "" : " (not installed: run deno task hosts:install)"}`,
+      ignore: !installed.get(entry.id),
+      fn: async () => {
+        const outcome = await outcomes.get(entry.id)!;
+        assert.equal(outcome.status, "PASS", `${entry.id}: ${outcome.message}`);
+        assert.equal(outcome.details?.groupGone, true, `${entry.id} left its process group behind`);
+        assert.ok(Number(outcome.details?.mockRequests) > 0, `${entry.id} never called the mock model`);
+      },
+    });
+  }
+});
