@@ -19,8 +19,8 @@ import type { CliIo } from "./io.ts";
 import { writeUpdatedExpectations } from "./update_expectations.ts";
 import { builtInExpectationsDir } from "../../hosts/expectations.ts";
 import { SUITES } from "../../suite/mod.ts";
-import { createReporters } from "../report/create.ts";
-import { type Reporter, REPORTER_NAMES, type ReporterName } from "../report/reporter.ts";
+import { createReporters, ReporterGroup } from "../report/create.ts";
+import { REPORTER_NAMES, type ReporterName } from "../report/reporter.ts";
 import { redact, secretsFromEnv } from "../report/redact.ts";
 import { REPORT_SCHEMA, type RunReport } from "../report/schema.ts";
 import { summarize } from "../outcome.ts";
@@ -223,7 +223,7 @@ export async function runConformance(
     signal: controller.signal,
   };
   let hosts;
-  let reporters: Reporter[];
+  let reporters: ReporterGroup;
   let total;
   let results;
   try {
@@ -233,25 +233,22 @@ export async function runConformance(
       version: await hostVersion(suite, entry, settings),
       ...(entry.testOnly ? { testOnly: true } : {}),
     })));
-    reporters = createReporters(options.reporters, {
+    reporters = new ReporterGroup(createReporters(options.reporters, {
       outDir: options.out ?? null,
       stdout: { write: io.out },
       stderr: { write: io.err },
       isTTY: io.isTTY,
       color: io.color,
-    });
+    }));
     total = plan.reduce((n, item) => n + item.tests.length, 0);
-    for (const reporter of reporters) reporter.start({ run, hosts, total });
+    reporters.start({ run, hosts, total });
 
     results = await executePlan({
       plan,
       settings,
       expectations,
       redact: scrub,
-      observer: {
-        testStarted: (host, test) => reporters.forEach((r) => r.testStarted(host, test)),
-        result: (result) => reporters.forEach((r) => r.result(result)),
-      },
+      observer: reporters,
     });
   } finally {
     for (const [signal, listener] of listeners) Deno.removeSignalListener(signal, listener);
@@ -268,7 +265,8 @@ export async function runConformance(
     results,
     summary: summarize(results),
   };
-  for (const reporter of reporters) await reporter.finish(report);
+  // Every reporter finishes even when one fails; the first failure is thrown after.
+  await reporters.finish(report);
 
   if (signalExit !== null) return signalExit;
   if (options.updateExpectations) {
