@@ -73,7 +73,7 @@ export interface RealHostSpec extends Omit<HostRunner, "name" | "detect" | "buil
   readonly env?: Readonly<Record<string, string>>;
 }
 
-/** A real host: its runner plus the reasons its missing golden paths are missing. */
+/** A real host: its runner (with the reasons its missing golden paths are missing) and its registry entry. */
 export interface RealHost {
   readonly runner: HostRunner & { readonly unsupportedPaths: Readonly<Partial<Record<string, string>>> };
   readonly entry: CliHostEntry;

@@ -106,8 +106,10 @@ export interface HostRunner {
   readonly dialect: string;
   readonly capabilities: HostCapabilities;
   readonly streamShape: StreamShape;
-  /** Golden paths the host supports at all; others are reported as SKIP with `unsupportedReason`. */
+  /** Golden paths the host supports at all; others are reported as SKIP with `unsupportedPaths[path]`. */
   readonly goldenPaths: readonly GoldenPath[];
+  /** Why each standard golden path the host lacks is missing (e.g. codex has no blocking-JSON output). */
+  readonly unsupportedPaths?: Readonly<Partial<Record<string, string>>>;
   /** Set when the runner is a stub that cannot build invocations, with the reason. */
   readonly stub?: string;
   /**

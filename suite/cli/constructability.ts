@@ -79,9 +79,11 @@ export const constructabilityTier: CliTier = {
     if (runner.stub) return skip(`stub host: ${runner.stub}`);
     const { path, request } = resolveGoldenPath(name, settings);
     if (!runner.goldenPaths.includes(path)) {
-      const reasons = (runner as { unsupportedPaths?: Readonly<Record<string, string | undefined>> })
-        .unsupportedPaths;
-      return skip(`golden path "${path}" unsupported by ${runner.name}: ${reasons?.[path] ?? "no builder"}`);
+      return skip(
+        `golden path "${path}" unsupported by ${runner.name}: ${
+          runner.unsupportedPaths?.[path] ?? "no builder"
+        }`,
+      );
     }
     const binary = await runner.detect();
     if (binary === null) {
