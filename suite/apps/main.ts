@@ -20,6 +20,7 @@ import {
 } from "./harness/env.ts";
 import { Recorder } from "./harness/recorder.ts";
 import { ButtonTrigger, mountView } from "./harness/view.ts";
+import { ByHandCard } from "./harness/by_hand.ts";
 
 /** How long the View waits for the launch result when the server injected no configuration. */
 const CONFIG_FROM_RESULT_WAIT_MS = 4_000;
@@ -91,6 +92,7 @@ const ready = (async (): Promise<SuiteEnv> => {
   };
 })();
 
+let byHand: ByHandCard | undefined;
 const engine = new SuiteEngine(CATALOGUE, {
   launcher: () =>
     resolveConfig(injected, recorder.events.toolresult[0]?.params, app.getHostContext()).launcher,
@@ -99,7 +101,10 @@ const engine = new SuiteEngine(CATALOGUE, {
   afterManual: async () => {
     if (app.getHostContext()?.displayMode !== "inline") await app.requestDisplayMode({ mode: "inline" });
   },
-  onChange: () => view.render(engine.poll()),
+  onChange: () => {
+    view.render(engine.snapshot());
+    byHand?.update();
+  },
 });
 (globalThis as unknown as Record<string, unknown>)[CHANNEL] = engine;
 view.run.addEventListener("click", () => engine.start(null));
@@ -107,7 +112,11 @@ view.resetInline.addEventListener(
   "click",
   () => void app.requestDisplayMode({ mode: "inline" }).catch(() => {}),
 );
-view.render(engine.poll());
+// A person driving the suite in a real host answers parked requests in the View when no Runner polls.
+byHand = new ByHandCard(document, engine);
+view.trigger.addEventListener("click", () => byHand?.triggerClicked());
+setInterval(() => byHand?.update(), 500);
+view.render(engine.snapshot());
 ready.catch((error: unknown) => {
   document.body.dataset.conformanceError = String(error);
 });

@@ -56,7 +56,10 @@ interface Pending {
   settle: (result: CapabilityResult) => void;
 }
 
-const DEFAULT_TIMEOUTS = { automatic: 15_000, manual: 60_000 };
+const DEFAULT_TIMEOUTS = { automatic: 15_000, manual: 90_000 };
+
+/** A Runner polls every 50–800 ms; this long without a poll means nobody is driving the suite from outside. */
+const RUNNER_GONE_MS = 2_500;
 
 /** The engine; install it as `globalThis.__mcpConformance`. */
 export class SuiteEngine<Env> implements InIframeChannel {
@@ -68,6 +71,7 @@ export class SuiteEngine<Env> implements InIframeChannel {
   #seq = 0;
   #results: SubtestResult[] = [];
   #total = 0;
+  #lastPoll = Number.NEGATIVE_INFINITY;
 
   constructor(tests: readonly TestDefinition<Env>[], options: EngineOptions<Env>) {
     this.#tests = inRunOrder(tests);
@@ -93,6 +97,12 @@ export class SuiteEngine<Env> implements InIframeChannel {
 
   /** The snapshot the Runner polls. */
   poll(): SuitePoll {
+    this.#lastPoll = performance.now();
+    return this.snapshot();
+  }
+
+  /** The same snapshot as `poll`, without counting as a Runner's poll (for the View's own display). */
+  snapshot(): SuitePoll {
     if (this.#state === "idle") return { state: "idle" };
     const results = this.#results.map((result) => ({ ...result }));
     if (this.#state === "done") return { state: "done", results };
@@ -104,6 +114,16 @@ export class SuiteEngine<Env> implements InIframeChannel {
       results,
       progress: { done: this.#results.length, total: this.#total },
     };
+  }
+
+  /** Whether a Runner polled within `withinMs`; when none did, a person answers the requests in the View. */
+  runnerAttached(withinMs = RUNNER_GONE_MS): boolean {
+    return performance.now() - this.#lastPoll <= withinMs;
+  }
+
+  /** The pending request and its sequence number, or `null`. */
+  pending(): { request: CapabilityRequest; seq: number } | null {
+    return this.#pending ? { request: structuredClone(this.#pending.request), seq: this.#pending.seq } : null;
   }
 
   /** Answers the pending request; a stale `seq` or no pending request is ignored. */
