@@ -6,13 +6,19 @@
  * @module
  */
 import { RUN_ID_ENV } from "../../src/exec/env.ts";
-import { SOURCE_PERMISSIONS } from "../../src/exec/self.ts";
+import { permissionFlags } from "../../src/permissions.ts";
 
 const MAIN_TS = decodeURIComponent(new URL("../../main.ts", import.meta.url).pathname);
 
-/** The argv that runs `conformance ARGS…` from source with the task's permissions. */
-export function conformanceArgv(args: readonly string[]): { binary: string; args: string[] } {
-  return { binary: Deno.execPath(), args: ["run", "--quiet", ...SOURCE_PERMISSIONS, MAIN_TS, ...args] };
+/**
+ * The argv that runs `conformance ARGS…` from source with the harness's own permission set, widened by
+ * `alsoRun` (programs a config-file host needs, as `deno task compile --also-run` would).
+ */
+export function conformanceArgv(
+  args: readonly string[],
+  alsoRun: readonly string[] = [],
+): { binary: string; args: string[] } {
+  return { binary: Deno.execPath(), args: ["run", "--quiet", ...permissionFlags(alsoRun), MAIN_TS, ...args] };
 }
 
 /** A running `conformance` process; disposing it kills its group and every tagged survivor. */
@@ -41,6 +47,8 @@ export interface HarnessExit {
 export interface SpawnHarnessOptions {
   /** Extra environment over the test's own. */
   readonly env?: Readonly<Record<string, string>>;
+  /** Programs beyond the harness's run permission (config-file hosts), by path. */
+  readonly alsoRun?: readonly string[];
   /** Between VmHWM samples. Default 25 ms. */
   readonly sampleMs?: number;
 }
@@ -56,7 +64,7 @@ export interface SpawnHarnessOptions {
  */
 export function spawnHarness(args: readonly string[], options: SpawnHarnessOptions = {}): HarnessProcess {
   const runId = `soak-${crypto.randomUUID()}`;
-  const argv = conformanceArgv(args);
+  const argv = conformanceArgv(args, options.alsoRun);
   const child = new Deno.Command(argv.binary, {
     args: argv.args,
     env: { NO_COLOR: "1", ...options.env, [RUN_ID_ENV]: runId },
