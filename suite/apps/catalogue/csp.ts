@@ -38,7 +38,7 @@ async function appliedPolicy(t: TestContext, env: SuiteEnv): Promise<string> {
   if (!env.violations.appliedPolicy()) {
     const since = performance.now();
     await probeFetch(controlUrl(undeclared, "ok.txt", "?policy"));
-    await env.violations.waitFor("connect-src", { since, timeoutMs: 1_500 });
+    await env.violations.waitFor("connect-src", { since, timeoutMs: 3_000 });
   }
   return env.violations.appliedPolicy() ??
     t.fail("No CSP violation could be provoked: the View runs without a CSP");

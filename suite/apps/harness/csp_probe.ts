@@ -158,7 +158,7 @@ export async function probeBase(doc: Document, href: string, violations: Violati
   base.href = href;
   doc.head.prepend(base);
   const took = doc.baseURI.startsWith(href);
-  const violation = took ? undefined : await violations.waitFor("base-uri", { since, timeoutMs: 1_500 });
+  const violation = took ? undefined : await violations.waitFor("base-uri", { since, timeoutMs: 3_000 });
   base.remove();
   return took ? "allowed" : violation ? "blocked" : "timeout";
 }
@@ -168,7 +168,7 @@ export async function probeObject(
   doc: Document,
   url: string,
   violations: ViolationLog,
-  timeoutMs = 1_500,
+  timeoutMs = 3_000,
 ): Promise<LoadVerdict> {
   const since = performance.now();
   const element = doc.createElement("object");
