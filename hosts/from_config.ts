@@ -1,11 +1,11 @@
 /**
  * Hosts described in the config file instead of code. A `kind: cli` entry becomes a {@linkcode HostRunner}
- * whose argv comes from per-golden-path templates; `{prompt}`, `{model}` and `{cwd}` are substituted.
+ * whose argv comes from per-golden-path templates; `{prompt}`, `{model}` and `{cwd}` are substituted. A
+ * `kind: web` entry becomes a web host driven through the selectors it gives (`hosts/web/yaml_host.ts`).
  *
  * @module
  */
 import type { CliHostConfig, Config } from "../src/config.ts";
-import { NotBuiltError } from "../src/errors.ts";
 import {
   CAPABILITY_FLAGS,
   type GoldenPath,
@@ -15,25 +15,15 @@ import {
   type InvocationRequest,
   NO_CAPABILITIES,
 } from "../src/exec/host_runner.ts";
-import type { AppsHostEntry, CliHostEntry, HostEntry } from "../src/host.ts";
+import type { CliHostEntry, HostEntry } from "../src/host.ts";
 import { findExecutable } from "../src/exec/find_executable.ts";
+import { yamlHostEntry } from "./web/yaml_host.ts";
 
 /** Registry entries for every host in the config file. */
 export function configHosts(config: Config): HostEntry[] {
-  return config.hosts.map((host): HostEntry => {
-    if (host.kind === "cli") return cliEntry(host);
-    const entry: AppsHostEntry = {
-      id: host.id,
-      kind: "web",
-      summary: host.summary ?? `web host at ${host.url} (from ${config.source})`,
-      capabilities: ["clickTrigger", "conversationContains", ...(host.themeToggle ? ["toggleTheme"] : [])],
-      ...(host.live ? { requiresLive: "it drives a real web product" } : {}),
-      create() {
-        throw new NotBuiltError(`Web host "${host.id}" from a config file`, "issue 6 (hosts from YAML)");
-      },
-    };
-    return entry;
-  });
+  return config.hosts.map((host): HostEntry =>
+    host.kind === "cli" ? cliEntry(host) : yamlHostEntry(host, config.source)
+  );
 }
 
 function cliEntry(host: CliHostConfig): CliHostEntry {

@@ -37,11 +37,17 @@ export interface ChatDom {
   readonly transcript: string | null;
   /** What sends a message the app drafted into the composer (`clickTrigger{commitDraftedMessage}`). */
   readonly commit: {
-    readonly selectors: readonly string[];
+    /** Labels clicked first when they show (e.g. accepting a draft that would replace the composer). */
     readonly labels: readonly string[];
+    /** Then the first visible of these is clicked (the send button). */
+    readonly selectors: readonly string[];
     /** Pressed after clicking the selector (e.g. Enter in the composer). */
     readonly key?: string;
+    /** The product drafts the app's message into the composer: wait for it before sending. */
+    readonly awaitDraft?: boolean;
   } | null;
+  /** Buttons that stop a reply still being generated (clicked between manual tests). */
+  readonly stop: readonly string[];
   /** Accept buttons of the host's consent dialogs. */
   readonly dialogs: {
     readonly download: readonly string[];
@@ -224,16 +230,35 @@ export class ChatHost extends BrowserHost {
     const commit = this.#options.dom.commit;
     if (!clicked.ok || !request.commitDraftedMessage || commit === null) return clicked;
     await this.#pacer.step(context.signal);
+    if (commit.labels.length > 0) await clickByLabel(this.page, commit.labels, 3_000, context.signal);
+    if (commit.awaitDraft) await this.#draftLanded(context);
     for (const selector of commit.selectors) {
       const target = this.page.locator(selector).first();
       if (await target.isVisible().catch(() => false)) {
+        await this.#pacer.step(context.signal);
         await target.click({ timeout: 5_000 });
         if (commit.key !== undefined) await this.page.keyboard.press(commit.key);
         return clicked;
       }
     }
-    if (commit.labels.length > 0) await clickByLabel(this.page, commit.labels, 5_000, context.signal);
-    return clicked;
+    return { ok: false, error: `${this.product} shows no send button (${commit.selectors.join(", ")})` };
+  }
+
+  /** Waits (up to 6 s) for the app's draft to reach the composer: the host writes it asynchronously. */
+  async #draftLanded(context: CapabilityContext): Promise<void> {
+    const deadline = Date.now() + 6_000;
+    while (Date.now() < deadline && !context.signal.aborted) {
+      for (const selector of this.#options.dom.composer) {
+        const composer = this.page.locator(selector).first();
+        const text = await composer.evaluate((node) =>
+          node instanceof HTMLInputElement || node instanceof HTMLTextAreaElement
+            ? node.value
+            : node.textContent ?? ""
+        ).catch(() => "");
+        if (text.trim() !== "") return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   }
 
   /** Reads the conversation until the marker shows or the deadline passes. */
@@ -331,6 +356,7 @@ export class ChatHost extends BrowserHost {
   async resetIsolation(_request: unknown, context: CapabilityContext): Promise<CapabilityResult> {
     for (const page of this.page.context().pages()) if (page !== this.page) await page.close();
     this.#popups = [];
+    if (this.#options.dom.stop.length > 0) await clickByLabel(this.page, this.#options.dom.stop, 0);
     if (await this.page.locator("[role=dialog],[aria-modal=true]").count() > 0) {
       await this.page.keyboard.press("Escape");
     }

@@ -42,6 +42,7 @@ export function chatDomOf(config: WebHostConfig): ChatDom {
       }
       : null,
     dialogs: config.dialogs,
+    stop: [],
     theme: config.themeToggle ? { selector: config.themeToggle.selector } : null,
     signedIn: config.signedIn ?? null,
   };
