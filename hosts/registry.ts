@@ -16,6 +16,12 @@ import { omp } from "./cli/omp.ts";
 import { kimiCode } from "./cli/kimi_code.ts";
 import { qwen } from "./cli/qwen.ts";
 import { REFERENCE_HOST, REFERENCE_VARIANT_HOSTS } from "./web/reference.ts";
+import { CHATGPT_HOST } from "./web/chatgpt.ts";
+import { CLAUDE_AI_HOST } from "./web/claude_ai.ts";
+import { MISTRAL_HOST } from "./web/mistral.ts";
+import { VSCODE_HOST } from "./desktop/vscode.ts";
+import { GOOSE_HOST } from "./desktop/goose.ts";
+import { CURSOR_HOST } from "./desktop/cursor.ts";
 
 /** Every built-in host, in listing order. */
 export const HOSTS: readonly HostEntry[] = [
@@ -30,6 +36,12 @@ export const HOSTS: readonly HostEntry[] = [
   kimiCode.entry,
   qwen.entry,
   REFERENCE_HOST,
+  CHATGPT_HOST,
+  CLAUDE_AI_HOST,
+  MISTRAL_HOST,
+  VSCODE_HOST,
+  GOOSE_HOST,
+  CURSOR_HOST,
   ...REFERENCE_VARIANT_HOSTS,
 ];
 
