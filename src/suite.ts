@@ -53,6 +53,8 @@ export interface RunSettings {
   readonly outDir: string | null;
   /** Aborted on Ctrl-C / SIGTERM: drivers stop their hosts and return promptly. */
   readonly signal: AbortSignal;
+  /** The browser profile folder of a real web product (`--profile-dir`); each host's default when absent. */
+  readonly profileDir?: string;
 }
 
 /** Where a driver sends each outcome, and what it is working on (for the progress line). */

@@ -147,11 +147,20 @@ export async function planRun(options: RunOptions): Promise<{ plan: PlanItem[]; 
     const gated = entries.filter((e) => e.kind !== "cli" && e.requiresLive);
     if (gated.length > 0) {
       const first = gated[0]!;
+      const before = first.kind === "web"
+        ? `sign in once with "conformance login --host ${first.id}", then add --live`
+        : `start the app with its DevTools port (see "conformance list hosts"), then add --live`;
       throw new UsageError(
         `Host "${first.id}" ${
           first.kind !== "cli" ? first.requiresLive : ""
-        }: it runs only with --live (or CONFORMANCE_LIVE=1). Sign in once with "conformance login --host ${first.id}"`,
+        }: it runs only with --live (or CONFORMANCE_LIVE=1): ${before}`,
       );
+    }
+  } else {
+    for (const entry of entries) {
+      if (entry.kind === "cli" || entry.preflight === undefined) continue;
+      const problem = await entry.preflight(options.profileDir ? { profileDir: options.profileDir } : {});
+      if (problem !== null) throw new UsageError(problem);
     }
   }
   const all = catalogue(entries, SUITES, options);
@@ -221,6 +230,7 @@ export async function runConformance(
     trace: options.trace,
     outDir: options.out ?? null,
     signal: controller.signal,
+    ...(options.profileDir ? { profileDir: options.profileDir } : {}),
   };
   let hosts;
   let reporters: ReporterGroup;

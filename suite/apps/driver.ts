@@ -104,6 +104,7 @@ async function runApps(
       timeoutMultiplier: settings.timeoutMultiplier,
       signal: settings.signal,
       appHtml: loadSuite,
+      ...(settings.profileDir ? { profileDir: settings.profileDir } : {}),
     });
   } catch (error) {
     await host.teardown().catch(() => {});
