@@ -103,14 +103,26 @@ export const mockModelTier: CliTier = {
     await using mock = await startMockModel(fault ? { fault } : {});
     const k = settings.timeoutMultiplier;
     if (fault) {
-      return judgeFault(
-        await runStream(runner, "streaming", sandbox, mock, FAULT_RUN_TIMEOUT_MS * k, signal),
+      const { observation } = await runStream(
+        runner,
+        "streaming",
+        sandbox,
         mock,
+        FAULT_RUN_TIMEOUT_MS * k,
+        signal,
       );
+      return judgeFault(observation, mock);
     }
     const path = name as GoldenPath;
     if (path === "resume") {
-      const first = await runStream(runner, "streaming", sandbox, mock, MOCK_RUN_TIMEOUT_MS * k, signal);
+      const { observation: first } = await runStream(
+        runner,
+        "streaming",
+        sandbox,
+        mock,
+        MOCK_RUN_TIMEOUT_MS * k,
+        signal,
+      );
       const firstProblems = streamProblems(runner, runner.streamShape, first, mock);
       if (firstProblems.must.length > 0) {
         return fail(
@@ -120,14 +132,17 @@ export const mockModelTier: CliTier = {
       }
     }
     if (path === "blocking-json" || path === "detached") {
-      return judgeDocument(
+      const { observation, stdout } = await runStream(
         runner,
         path,
-        await runStream(runner, path, sandbox, mock, MOCK_RUN_TIMEOUT_MS * k, signal),
+        sandbox,
         mock,
+        MOCK_RUN_TIMEOUT_MS * k,
+        signal,
       );
+      return judgeDocument(runner, path, observation, stdout.join("\n"), mock);
     }
-    const observation = await runStream(runner, path, sandbox, mock, MOCK_RUN_TIMEOUT_MS * k, signal);
+    const { observation } = await runStream(runner, path, sandbox, mock, MOCK_RUN_TIMEOUT_MS * k, signal);
     const problems = streamProblems(runner, runner.streamShape, observation, mock);
     if (problems.must.length > 0) return fail(problems.must.join("; "), details(observation, mock));
     if (problems.should.length > 0) return warn(problems.should.join("; "), details(observation, mock));
@@ -140,9 +155,7 @@ function collector(lines: string[]): Normalizer {
   return { line: (raw) => (lines.push(raw), []), end: () => [] };
 }
 
-const stdoutByObservation = new WeakMap<Observation, string[]>();
-
-/** Runs one golden path against the mock model in the sandbox. */
+/** Runs one golden path against the mock model in the sandbox; `stdout` is collected for document paths only. */
 async function runStream(
   runner: HostRunner,
   path: GoldenPath,
@@ -150,7 +163,7 @@ async function runStream(
   mock: MockModel,
   wallTimeoutMs: number,
   signal: AbortSignal,
-): Promise<Observation> {
+): Promise<{ observation: Observation; stdout: string[] }> {
   const invocation = await mockInvocation({
     runner,
     path,
@@ -171,8 +184,7 @@ async function runStream(
       killGraceMs: 1_000,
       signal,
     }), signal);
-  stdoutByObservation.set(observation, lines);
-  return observation;
+  return { observation, stdout: lines };
 }
 
 function details(observation: Observation, mock: MockModel): Record<string, unknown> {
@@ -247,10 +259,10 @@ function judgeDocument(
   runner: HostRunner,
   path: GoldenPath,
   observation: Observation,
+  stdout: string,
   mock: MockModel,
 ): Outcome {
   const must = processProblems(observation);
-  const stdout = (stdoutByObservation.get(observation) ?? []).join("\n");
   if (mock.requests().length === 0) must.push("the host never called the mock model");
   if (path === "blocking-json") {
     try {
