@@ -3,9 +3,9 @@
  * as its `ui://` resources. esbuild bundles `main.ts` (iife, browser, es2022, minified) and the result is
  * inlined with every `</script` escaped; an empty config element waits for `withSuiteConfig`.
  *
- * Embedding in the binary: run `deno run -A suite/apps/build.ts` (writes {@linkcode PREBUILT_SUITE_URL}),
- * then `deno compile --include dist/suite_apps.html …`; {@linkcode loadSuiteHtml} builds, and falls back to
- * the prebuilt file where esbuild cannot run (inside the binary).
+ * Embedding in the binary: `deno task assets` (tools/build_assets.ts) writes {@linkcode PREBUILT_SUITE_URL},
+ * and `deno task compile` embeds it with `--include`; {@linkcode loadSuiteHtml} builds, and falls back to the
+ * prebuilt file where esbuild cannot run (inside the binary, or outside the run permission).
  *
  * @module
  */
@@ -84,7 +84,7 @@ export async function loadSuiteHtml(): Promise<string> {
         `Cannot build the MCP Apps suite (${
           String(buildError)
         }) and no prebuilt ${PREBUILT_SUITE_URL.pathname} ` +
-          `exists: run "deno run -A suite/apps/build.ts" first`,
+          `exists: run "deno task assets" first`,
       );
     }
   }
