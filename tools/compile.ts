@@ -2,7 +2,8 @@
  * `deno task compile`: prebuilds the assets, then `deno compile`s `main.ts` into `dist/conformance` for this
  * platform, or with `--all-targets` into `dist/conformance-<target>[.exe]` for the five release targets. The
  * binary runs under the harness's permission set (src/permissions.ts), never `-A`, and embeds every asset
- * (`--include`).
+ * (`--include`). `--also-run NAME` (repeatable) adds a program to the run permission, for agent CLIs that a
+ * `--config` file names; `--target T` builds one release target; `--skip-assets` uses `dist/` as it is.
  *
  * `deno compile` downloads its runtime (`denort`) from Deno's download server; without that server, point
  * `DENORT_BIN` at a `denort` of the same Deno version (see docs/binary.md). A failed download ends with that
