@@ -31,6 +31,8 @@ export interface HarnessProcess extends AsyncDisposable {
   readonly done: Promise<HarnessExit>;
   /** Resolves at the first byte on stdout (or at exit): for `run`, the reporters have started. */
   readonly firstOutput: Promise<void>;
+  /** What the harness has printed on stdout so far. */
+  stdoutSoFar(): string;
   /** The highest VmHWM (peak resident set) sampled so far, in bytes; sampling runs until exit. */
   peakRssBytes(): number;
 }
@@ -76,14 +78,14 @@ export function spawnHarness(args: readonly string[], options: SpawnHarnessOptio
   const pid = child.pid;
   const sampler = sampleVmHwm(pid, options.sampleMs ?? 25);
   const firstOutput = Promise.withResolvers<void>();
+  let stdoutText = "";
   const readStdout = async () => {
-    let text = "";
     for await (const chunk of child.stdout.pipeThrough(new TextDecoderStream())) {
-      text += chunk;
+      stdoutText += chunk;
       firstOutput.resolve();
     }
     firstOutput.resolve();
-    return text;
+    return stdoutText;
   };
   const done = (async (): Promise<HarnessExit> => {
     const [status, stdout, stderr] = await Promise.all([
@@ -109,6 +111,7 @@ export function spawnHarness(args: readonly string[], options: SpawnHarnessOptio
     runId,
     done,
     firstOutput: firstOutput.promise,
+    stdoutSoFar: () => stdoutText,
     peakRssBytes: () => sampler.peak,
     [Symbol.asyncDispose]: dispose,
   };
