@@ -73,9 +73,9 @@ export async function startCdpProcess(options: CdpProcessOptions): Promise<CdpPr
   }
   const temporary = options.userDataDir === undefined;
   const userDataDir = options.userDataDir ?? await Deno.makeTempDir({ prefix: "conformance-cdp-" });
-  await Deno.mkdir(userDataDir, { recursive: true });
   const portFile = `${userDataDir}/DevToolsActivePort`;
-  await Deno.remove(portFile).catch(() => {});
+  // A profile outside temp is read-only to the harness, so a stale port file is told apart by its age.
+  const since = Date.now() - 1_000;
   const args = [
     ...quietBrowserArgs(),
     `--user-data-dir=${userDataDir}`,
@@ -118,6 +118,7 @@ export async function startCdpProcess(options: CdpProcessOptions): Promise<CdpPr
     const port = await readDevToolsPort(portFile, {
       timeoutMs: options.startTimeoutMs ?? 30_000,
       exited: () => exited,
+      since,
     });
     const endpoint = `http://127.0.0.1:${port}`;
     return { endpoint, pid, userDataDir, close, [Symbol.asyncDispose]: close };
@@ -128,14 +129,18 @@ export async function startCdpProcess(options: CdpProcessOptions): Promise<CdpPr
   }
 }
 
-/** Polls `DevToolsActivePort` (first line: the port) until it is written. */
+/** Polls `DevToolsActivePort` (first line: the port) until this start wrote it. */
 async function readDevToolsPort(
   path: string,
-  options: { timeoutMs: number; exited: () => boolean },
+  options: { timeoutMs: number; exited: () => boolean; since: number },
 ): Promise<number> {
   const deadline = Date.now() + options.timeoutMs;
   while (true) {
-    const text = await Deno.readTextFile(path).catch(() => "");
+    const fresh = await Deno.stat(path).then(
+      (info) => (info.mtime?.getTime() ?? 0) >= options.since,
+      () => false,
+    );
+    const text = fresh ? await Deno.readTextFile(path).catch(() => "") : "";
     const port = Number(text.split("\n")[0]);
     if (Number.isInteger(port) && port > 0) return port;
     if (options.exited()) throw new Error("the process ended first");

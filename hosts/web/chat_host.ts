@@ -74,6 +74,8 @@ export interface ChatHostOptions {
   readonly headless?: boolean;
   /** How long the app may take to render after the prompt. */
   readonly renderTimeoutMs?: number;
+  /** How to add the conformance server to the product, shown after `conformance login`. */
+  readonly connectorHelp?: string;
 }
 
 /** A chat product in a browser. */
@@ -99,6 +101,11 @@ export class ChatHost extends BrowserHost {
   /** Where `conformance login` sends the user. */
   get loginUrl(): string {
     return this.#options.dom.url;
+  }
+
+  /** How to add the conformance server to the product, if the host knows. */
+  get connectorHelp(): string | null {
+    return this.#options.connectorHelp ?? null;
   }
 
   /** Whether this host keeps a signed-in profile. */

@@ -68,6 +68,7 @@ export class ChatGptHost extends ChatHost {
       dom: chatgptDom(options.url),
       paceMs: options.paceMs ?? paceFromEnv(),
       persistent: true,
+      connectorHelp: CHATGPT_CONNECTOR_HELP,
       ...(options.headless !== undefined ? { headless: options.headless } : {}),
       ...(options.renderTimeoutMs !== undefined ? { renderTimeoutMs: options.renderTimeoutMs } : {}),
     });

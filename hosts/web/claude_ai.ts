@@ -69,6 +69,7 @@ export class ClaudeAiHost extends ChatHost {
       dom: claudeAiDom(options.url),
       paceMs: options.paceMs ?? paceFromEnv(),
       persistent: true,
+      connectorHelp: CLAUDE_AI_CONNECTOR_HELP,
       ...(options.headless !== undefined ? { headless: options.headless } : {}),
       ...(options.renderTimeoutMs !== undefined ? { renderTimeoutMs: options.renderTimeoutMs } : {}),
     });

@@ -67,6 +67,7 @@ export class MistralHost extends ChatHost {
       dom: mistralDom(options.url),
       paceMs: options.paceMs ?? paceFromEnv(),
       persistent: true,
+      connectorHelp: MISTRAL_CONNECTOR_HELP,
       ...(options.headless !== undefined ? { headless: options.headless } : {}),
       ...(options.renderTimeoutMs !== undefined ? { renderTimeoutMs: options.renderTimeoutMs } : {}),
     });

@@ -1,7 +1,7 @@
 /**
  * Browser profiles of real web products: one folder per host under the user's cache dir (or `--profile-dir`),
  * kept apart from the user's own browser, and the marker `conformance login` leaves once the user signed in.
- * The marker holds the host id and a time, never a cookie or a token.
+ * The marker holds the host id and a time, never a cookie or a token; nothing here reads a cookie's content.
  *
  * @module
  */
@@ -33,25 +33,48 @@ export function profileDirFor(hostId: string, given?: string): string {
   return given !== undefined && given.trim() !== "" ? given : defaultProfileDir(hostId);
 }
 
-/** Records a finished sign-in in `profileDir`. */
-export async function writeLoginMarker(profileDir: string, hostId: string): Promise<void> {
+/**
+ * Records a finished sign-in in `profileDir`. Best effort: the harness may write only under the working folder
+ * and temp, so a profile elsewhere (the default, under the cache dir) is recognised by Chromium's own cookie
+ * store instead (see {@linkcode signedInProblem}).
+ */
+export async function writeLoginMarker(profileDir: string, hostId: string): Promise<boolean> {
   const record: LoginRecord = { host: hostId, signedInAt: new Date().toISOString() };
-  await Deno.mkdir(profileDir, { recursive: true });
-  await Deno.writeTextFile(`${profileDir}/${LOGIN_MARKER}`, `${JSON.stringify(record)}\n`);
+  try {
+    await Deno.writeTextFile(`${profileDir}/${LOGIN_MARKER}`, `${JSON.stringify(record)}\n`);
+    return true;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied) {
+      return false;
+    }
+    throw error;
+  }
+}
+
+/** Whether the profile was used for a sign-in: our marker names the host, or Chromium kept a cookie store. */
+async function usedForSignIn(hostId: string, profileDir: string): Promise<boolean> {
+  try {
+    const record = JSON.parse(await Deno.readTextFile(`${profileDir}/${LOGIN_MARKER}`)) as Partial<
+      LoginRecord
+    >;
+    if (record.host === hostId) return true;
+  } catch {
+    // No marker (or an unreadable one): look for Chromium's cookie store.
+  }
+  try {
+    return (await Deno.stat(`${profileDir}/Default/Cookies`)).size > 0;
+  } catch {
+    return false;
+  }
 }
 
 /**
- * `null` when `profileDir` holds a sign-in for `hostId`, else one line saying what to do. A live run checks
- * this before it starts, so a missing sign-in stops it with exit 2 instead of a page of failed tests.
+ * `null` when `profileDir` was used to sign in to `hostId`, else one line saying what to do. A live run checks
+ * this before it starts, so a missing sign-in stops it with exit 2 instead of a page of failed tests; a
+ * session that expired since is caught when the product page opens.
  */
 export async function signedInProblem(hostId: string, profileDir: string): Promise<string | null> {
-  let record: Partial<LoginRecord> | null = null;
-  try {
-    record = JSON.parse(await Deno.readTextFile(`${profileDir}/${LOGIN_MARKER}`));
-  } catch {
-    record = null;
-  }
-  if (record?.host === hostId) return null;
+  if (await usedForSignIn(hostId, profileDir)) return null;
   return `Host "${hostId}" has no signed-in browser profile in "${profileDir}": run ` +
     `"conformance login --host ${hostId}"${
       profileDir === defaultProfileDir(hostId) ? "" : ` --profile-dir "${profileDir}"`
