@@ -89,10 +89,11 @@ product's browser origin, --allow-host a tunnel's public host name.
 Example
   conformance serve --listen 127.0.0.1:8765`;
 
-const LOGIN = `Usage: conformance login --host H [--profile-dir DIR]
+const LOGIN = `Usage: conformance login --host H [--profile-dir DIR] [--config FILE]
 
-Opens a real web product (chatgpt, claude-ai, mistral) in a visible browser with a persistent profile so you
-can sign in once; later "--live" runs reuse the profile.`;
+Opens a real web product (chatgpt, claude-ai, mistral, or a live web host from --config) in a visible browser
+with a persistent profile so you can sign in once; later "--live" runs reuse the profile. The profile lives in
+DIR, by default \${XDG_CACHE_HOME:-~/.cache}/conformance/profiles/<host>, apart from your own browser.`;
 
 const DOCTOR = `Usage: conformance doctor [--json]
 
