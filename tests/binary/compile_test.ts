@@ -1,7 +1,8 @@
 /**
  * `deno compile` of the program. Here Deno's download server is unreachable, so `denort` is replaced by a
  * stand-in executable (`DENORT_BIN`): the compile still resolves, type-checks and embeds the whole module graph
- * and the assets, and the output can be inspected, though not run. Where a real `denort` is available
+ * and the assets, and the output can be inspected, though not run. It runs offline (every request would go to
+ * a closed loopback port), as on an air-gapped build machine with the packages installed. Where a real `denort` is available
  * (`DENORT_BIN` naming one, a cached copy in the Deno cache, or `CONFORMANCE_DENORT_DOWNLOAD=1` where the
  * download server is reachable), the binary is compiled for real and runs the fake tier.
  */
@@ -23,6 +24,13 @@ const STAND_IN = ["/usr/bin/true", "/bin/true"].find((path) => {
   }
 });
 
+function closedLoopbackPort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  return port;
+}
+
 /** Every module of the program's own source tree, relative to the repository root (`deno info --json`). */
 async function localModules(): Promise<string[]> {
   const { code, stdout, stderr } = await runToEnd(Deno.execPath(), ["info", "--json", "main.ts"], {
@@ -37,16 +45,18 @@ async function localModules(): Promise<string[]> {
 }
 
 Deno.test({
-  name:
-    "deno compile with a stand-in denort embeds the whole module graph, every asset and the permission set",
+  name: "deno compile offline with a stand-in denort embeds the whole module graph, every asset and the " +
+    "permission set",
   ignore: STAND_IN === undefined || Deno.build.os === "windows",
   async fn() {
     await buildAssets();
     await using folder = await tempFolder("conformance-compile-");
     const output = `${folder.path}/conformance`;
+    // Offline, as on an air-gapped build machine: every request would go to a closed loopback port.
+    const offline = `http://127.0.0.1:${closedLoopbackPort()}`;
     const { code, stderr } = await runToEnd(Deno.execPath(), compileArgs({ output }), {
       cwd: ROOT,
-      env: { DENORT_BIN: STAND_IN! },
+      env: { DENORT_BIN: STAND_IN!, HTTPS_PROXY: offline, HTTP_PROXY: offline, NO_PROXY: "" },
       timeoutMs: 400_000,
     });
     assert.equal(code, 0, stderr);
