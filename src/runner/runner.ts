@@ -128,7 +128,15 @@ export class Runner {
         const fresh = poll.request !== null && (seq === null || seq !== answeredSeq);
         if (fresh && poll.request !== null) {
           this.#onRequest?.(poll.request, poll.runningId);
-          const answer = await this.dispatch(poll.request);
+          // Keep polling while the host works, so the suite knows a Runner is attached (a suite that sees no
+          // polls for a while may answer its own requests, as for a person running it by hand).
+          const heartbeat = keepPolling(bridge, HEARTBEAT_MS);
+          let answer: CapabilityResult;
+          try {
+            answer = await this.dispatch(poll.request);
+          } finally {
+            await heartbeat.stop();
+          }
           answeredSeq = seq;
           lastChange = Date.now();
           try {
@@ -181,6 +189,26 @@ export class Runner {
       clearTimeout(timer);
     }
   }
+}
+
+/** Between the polls that show the suite a Runner is attached while a request is being serviced. */
+const HEARTBEAT_MS = 400;
+
+function keepPolling(bridge: SuiteBridge, intervalMs: number): { stop(): Promise<void> } {
+  const stopped = new AbortController();
+  const loop = (async () => {
+    while (!stopped.signal.aborted) {
+      await delay(intervalMs, stopped.signal);
+      if (stopped.signal.aborted || bridge.isDetached()) return;
+      await bridge.poll().catch(() => {});
+    }
+  })();
+  return {
+    stop: async () => {
+      stopped.abort();
+      await loop;
+    },
+  };
 }
 
 function delay(ms: number, signal: AbortSignal | undefined): Promise<void> {

@@ -121,3 +121,29 @@ Deno.test("an aborted run stops promptly with the partial results", async () => 
   setTimeout(() => abort.abort(), 100);
   await assert.rejects(runner.run(bridgeTo(engine), null), /aborted/);
 });
+
+Deno.test("the Runner keeps polling while a slow host request is serviced", async () => {
+  let polls = 0;
+  const engine = engineOf([
+    test("t/slow-but-fine", async (t) => {
+      await t.host({ kind: "toggleTheme", to: "dark" });
+    }),
+  ]);
+  const bridge = bridgeTo(engine);
+  const counted: SuiteBridge = { ...bridge, poll: () => (polls++, bridge.poll()) };
+  let pollsDuringRequest = 0;
+  const runner = new Runner(
+    host({
+      toggleTheme: async () => {
+        const before = polls;
+        await new Promise((resolve) => setTimeout(resolve, 1_500));
+        pollsDuringRequest = polls - before;
+        return { ok: true };
+      },
+    }),
+    { pollIntervalMs: 5 },
+  );
+  const results = await runner.run(counted, null);
+  assert.equal(results[0]?.status, "PASS");
+  assert.ok(pollsDuringRequest >= 2, `only ${pollsDuringRequest} polls during a 1.5 s request`);
+});

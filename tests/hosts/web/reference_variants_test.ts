@@ -105,6 +105,7 @@ Deno.test({
         const expected = [...variant.fails].sort();
         const verdict = JSON.stringify(failing) === JSON.stringify(expected) ? "as listed" : "MISMATCH";
         console.log(`reference:${variant.name}: ${verdict} (${Math.round(performance.now() - started)} ms)`);
+        if (verdict !== "as listed") console.log(describe(observed.results, failing));
         if (JSON.stringify(failing) !== JSON.stringify(expected)) {
           mismatches.push(
             `reference:${variant.name}: expected non-PASS [${expected.join(", ")}], got\n` +
