@@ -16,6 +16,7 @@ import {
   RESET_INLINE_TEST_ID,
   TRIGGER_TEST_ID,
 } from "../../src/protocol.ts";
+import { redact } from "../../src/report/redact.ts";
 import { loadPlaywright } from "../../src/runner/playwright.ts";
 import type {
   CapabilityContext,
@@ -256,7 +257,9 @@ export class CdpHost implements Host {
     const deadline = Date.now() + request.timeoutMs;
     while (true) {
       const line = this.#console.find((entry) => pattern.test(entry));
-      if (line !== undefined) return { ok: true, value: { matched: true, line } satisfies ConsoleMatch };
+      if (line !== undefined) {
+        return { ok: true, value: { matched: true, line: redact(line) } satisfies ConsoleMatch };
+      }
       if (Date.now() >= deadline || context.signal.aborted) {
         return { ok: true, value: { matched: false } satisfies ConsoleMatch };
       }

@@ -8,6 +8,7 @@
  */
 import type { Frame, Page } from "playwright-core";
 import type { FrameInspection } from "../../src/protocol.ts";
+import { redact } from "../../src/report/redact.ts";
 
 /** Whether the suite's channel is installed in `frame`; false for detached or navigating frames. */
 export async function carriesSuite(frame: Frame): Promise<boolean> {
@@ -124,9 +125,12 @@ export async function findConversationText(
   return null;
 }
 
-/** The line of `text` that holds `marker`, trimmed (a whole transcript is too much for a report). */
+/**
+ * The line of `text` that holds `marker`, trimmed (a whole transcript is too much for a report) and with
+ * anything shaped like a credential redacted (a real conversation is the user's).
+ */
 function lineWith(text: string, marker: string): string {
-  return (text.split("\n").find((line) => line.includes(marker)) ?? text).trim().slice(0, 500);
+  return redact((text.split("\n").find((line) => line.includes(marker)) ?? text).trim().slice(0, 500));
 }
 
 /**

@@ -9,7 +9,8 @@
  * @module
  */
 import type { Browser, Frame, Page } from "playwright-core";
-import type { CapabilityResult, ConversationMatch, LauncherName } from "../../src/protocol.ts";
+import type { CapabilityResult, ConsoleMatch, ConversationMatch, LauncherName } from "../../src/protocol.ts";
+import { redact } from "../../src/report/redact.ts";
 import { RESET_INLINE_TEST_ID } from "../../src/protocol.ts";
 import { BrowserHost, type BrowserSession } from "../../src/runner/browser_host.ts";
 import type { CapabilityContext, HostSetupOptions, RequestOf, SuiteBridge } from "../../src/runner/host.ts";
@@ -350,6 +351,17 @@ export class ChatHost extends BrowserHost {
       }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
+  }
+
+  /** The console line that matched, with anything shaped like a credential redacted (a product logs a lot). */
+  override async readConsole(
+    request: RequestOf<"readConsole">,
+    context: CapabilityContext,
+  ): Promise<CapabilityResult> {
+    const result = await super.readConsole(request, context);
+    const value = result.value as ConsoleMatch | undefined;
+    if (value?.line === undefined) return result;
+    return { ...result, value: { ...value, line: redact(value.line) } satisfies ConsoleMatch };
   }
 
   /** The app's outermost frame element (a product page has other iframes too). */
