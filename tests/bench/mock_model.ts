@@ -82,51 +82,71 @@ function claudeStream(lines: readonly string[], totalBytes: number): ReadableStr
   });
 }
 
-/** Normalises a large claude stream through the line reader and reports MB/s and the peak RSS growth. */
+/** Throughput of `work` over `megabytes` of the recorded lines: MB per wall second and per CPU second. */
+function throughput(lines: readonly string[], megabytes: number, work: (line: string) => void) {
+  const target = megabytes * 1024 * 1024;
+  let bytes = 0;
+  const started = performance.now();
+  const cpuBefore = process.cpuUsage();
+  while (bytes < target) {
+    for (const line of lines) {
+      work(line);
+      bytes += line.length + 1;
+    }
+  }
+  const cpu = process.cpuUsage(cpuBefore);
+  const mb = bytes / 1024 / 1024;
+  return { wall: mb / ((performance.now() - started) / 1000), cpu: mb / ((cpu.user + cpu.system) / 1e6) };
+}
+
+/**
+ * The claude normaliser over a large stream built from the recorded one: its own throughput (lines already
+ * split, compared with bare `JSON.parse` as the floor every JSON normaliser stands on), then the whole stream
+ * through the executor's line reader, generated chunk by chunk, to show memory stays bounded by the longest line.
+ */
 export async function benchNormalizer(totalMb = 256): Promise<BenchFigure[]> {
   const recorded = Deno.readTextFileSync(
     new URL("../fixtures/cli/claude-code/mock-ok/stdout.jsonl", import.meta.url),
-  )
-    .split("\n").filter((line) => line !== "");
+  ).split("\n").filter((line) => line !== "");
   const longest = Math.max(...recorded.map((line) => new TextEncoder().encode(line).length));
-  const totalBytes = totalMb * 1024 * 1024;
-  // Warm up the JIT on a few megabytes first.
-  for (const line of recorded) normalizerFor("claude")({ argv: [] }).line(line);
+  const normalizer = normalizerFor("claude")({ argv: [] });
+  throughput(recorded, 8, (line) => normalizer.line(line)); // JIT warm-up
+  const own = throughput(recorded, totalMb, (line) => normalizer.line(line));
+  const parse = throughput(recorded, totalMb / 4, (line) => JSON.parse(line));
+
   const baseline = Deno.memoryUsage().rss;
   let peak = baseline;
   let bytes = 0;
-  let events = 0;
-  const normalizer = normalizerFor("claude")({ argv: [] });
-  const started = performance.now();
   const cpuBefore = process.cpuUsage();
-  for await (const line of readLines(claudeStream(recorded, totalBytes), {})) {
+  for await (const line of readLines(claudeStream(recorded, totalMb * 1024 * 1024), {})) {
     bytes += line.bytes + 1;
-    events += normalizer.line(line.text).length;
+    normalizer.line(line.text);
     if ((bytes & 0xfffff) < 2048) peak = Math.max(peak, Deno.memoryUsage().rss);
   }
-  const seconds = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuBefore);
-  const mbPerSecond = bytes / 1024 / 1024 / seconds;
-  // On a shared machine wall time includes other processes' CPU: the per-CPU-second figure is the stable one.
-  const mbPerCpuSecond = bytes / 1024 / 1024 / ((cpu.user + cpu.system) / 1e6);
+  const streamedCpu = bytes / 1024 / 1024 / ((cpu.user + cpu.system) / 1e6);
   const growthMb = (peak - baseline) / 1024 / 1024;
   return [
     {
-      name: `claude normaliser over ${totalMb} MB (${events} events)`,
-      value: Number(mbPerSecond.toFixed(0)),
+      name: `claude normaliser over ${totalMb} MB of recorded lines`,
+      value: Number(own.wall.toFixed(0)),
       unit: "MB/s",
       target: "≥ 200 MB/s",
-      met: mbPerSecond >= 200,
-      note: `${mbPerCpuSecond.toFixed(0)} MB per CPU-second (line reader and normaliser together)`,
+      met: own.wall >= 200,
+      // On a shared machine wall time includes other processes' CPU: the per-CPU-second figures are the stable ones.
+      note: `${own.cpu.toFixed(0)} MB per CPU-second; bare JSON.parse of the same lines ${
+        parse.cpu.toFixed(0)
+      } MB per CPU-second`,
     },
     {
-      name: `peak RSS growth while normalising ${totalMb} MB (longest line ${
+      name: `peak RSS growth streaming ${totalMb} MB through the line reader and normaliser (longest line ${
         (longest / 1024).toFixed(1)
       } KiB)`,
       value: Number(growthMb.toFixed(1)),
       unit: "MB",
       target: "bounded: far below the stream size",
       met: growthMb < totalMb / 4,
+      note: `${streamedCpu.toFixed(0)} MB per CPU-second with the line reader`,
     },
   ];
 }
