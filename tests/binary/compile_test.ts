@@ -44,6 +44,17 @@ async function localModules(): Promise<string[]> {
     .map((specifier) => specifier.slice(root.length));
 }
 
+/** The built-in expectation files (`hosts/expectations/`, embedded when present), relative to the root. */
+async function* expectationFiles(): AsyncGenerator<string> {
+  try {
+    for await (const entry of Deno.readDir(`${ROOT}hosts/expectations`)) {
+      if (entry.isFile) yield `hosts/expectations/${entry.name}`;
+    }
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+}
+
 Deno.test({
   name: "deno compile offline with a stand-in denort embeds the whole module graph, every asset and the " +
     "permission set",
@@ -83,6 +94,11 @@ Deno.test({
     for (const module of modules) {
       const name = new TextEncoder().encode(module.split("/").at(-1)!);
       assert.ok(indexOfBytes(binary, name) !== -1, `module ${module} is not in the binary's file system`);
+    }
+
+    for await (const entry of expectationFiles()) {
+      const content = await Deno.readFile(new URL(entry, `file://${ROOT}`));
+      assert.ok(indexOfBytes(binary, content) !== -1, `built-in expectations ${entry} are not embedded`);
     }
 
     const metadata = readMetadata(binary);
