@@ -36,9 +36,9 @@ export function parseObject(raw: string): Json | null {
 
 /** An event with its `undefined` fields removed. */
 export function event(draft: Record<string, unknown>): DraftEvent {
-  return Object.fromEntries(
-    Object.entries(draft).filter(([, v]) => v !== undefined),
-  ) as unknown as DraftEvent;
+  // In place on the caller's fresh literal: cheaper than an entries/fromEntries copy on every event.
+  for (const key in draft) if (draft[key] === undefined) delete draft[key];
+  return draft as unknown as DraftEvent;
 }
 
 /** The `unparsed` event for a line that is not JSON. */

@@ -29,9 +29,11 @@ const isObject = (value: unknown): value is Json =>
 const str = (value: unknown): string | undefined => typeof value === "string" ? value : undefined;
 const num = (value: unknown): number => typeof value === "number" && Number.isFinite(value) ? value : 0;
 
-/** Copies only the keys whose value is defined (the event types use exact optional properties). */
+/** Drops the keys whose value is undefined (the event types use exact optional properties). */
 function defined<T extends Json>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+  // In place on the fresh literal: entries/fromEntries copies cost a fifth of the normaliser's time.
+  for (const key in value) if (value[key] === undefined) delete value[key];
+  return value;
 }
 
 /**
