@@ -197,11 +197,21 @@ export class ChatHost extends BrowserHost {
     if (this.#options.dom.approve.length > 0) {
       await clickByLabel(page, this.#options.dom.approve, 10_000, this.options.signal);
     }
-    const frame = await findAppFrame(() => page.context().pages(), {
-      timeoutMs: (this.#options.renderTimeoutMs ?? 120_000) * this.options.timeoutMultiplier,
-      exclude: this.#seenFrames,
-      signal: this.options.signal,
-    });
+    let frame: Frame;
+    try {
+      frame = await findAppFrame(() => page.context().pages(), {
+        timeoutMs: (this.#options.renderTimeoutMs ?? 120_000) * this.options.timeoutMultiplier,
+        exclude: this.#seenFrames,
+        signal: this.options.signal,
+      });
+    } catch (error) {
+      const help = this.#options.connectorHelp;
+      throw new Error(
+        `${error instanceof Error ? error.message : String(error)}${
+          help ? `. Is the conformance server added? ${help}` : ""
+        }`,
+      );
+    }
     this.bridge = new FrameSuiteBridge(frame);
     return this.bridge;
   }

@@ -10,7 +10,7 @@
 import type { AppsHostEntry } from "../../src/host.ts";
 import type { LauncherName } from "../../src/protocol.ts";
 import { type ChatDom, ChatHost, type ChatHostOptions } from "./chat_host.ts";
-import { paceFromEnv } from "./pacing.ts";
+import { paceFromEnv, paceProblem } from "./pacing.ts";
 import { defaultProfileDir, signedInProblem } from "./profile.ts";
 
 const SELECTORS = {
@@ -91,6 +91,7 @@ export const CHATGPT_HOST: AppsHostEntry = {
     "resetIsolation",
   ],
   requiresLive: "drives the real ChatGPT with your account",
-  preflight: (options) => signedInProblem("chatgpt", options.profileDir ?? defaultProfileDir("chatgpt")),
+  preflight: async (options) =>
+    paceProblem() ?? await signedInProblem("chatgpt", options.profileDir ?? defaultProfileDir("chatgpt")),
   create: () => new ChatGptHost(),
 };

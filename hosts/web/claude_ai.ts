@@ -10,7 +10,7 @@
 import type { AppsHostEntry } from "../../src/host.ts";
 import type { LauncherName } from "../../src/protocol.ts";
 import { type ChatDom, ChatHost, type ChatHostOptions } from "./chat_host.ts";
-import { paceFromEnv } from "./pacing.ts";
+import { paceFromEnv, paceProblem } from "./pacing.ts";
 import { defaultProfileDir, signedInProblem } from "./profile.ts";
 
 const SELECTORS = {
@@ -92,6 +92,7 @@ export const CLAUDE_AI_HOST: AppsHostEntry = {
     "resetIsolation",
   ],
   requiresLive: "drives the real claude.ai with your account",
-  preflight: (options) => signedInProblem("claude-ai", options.profileDir ?? defaultProfileDir("claude-ai")),
+  preflight: async (options) =>
+    paceProblem() ?? await signedInProblem("claude-ai", options.profileDir ?? defaultProfileDir("claude-ai")),
   create: () => new ClaudeAiHost(),
 };

@@ -10,7 +10,7 @@
 import type { AppsHostEntry } from "../../src/host.ts";
 import type { LauncherName } from "../../src/protocol.ts";
 import { type ChatDom, ChatHost, type ChatHostOptions } from "./chat_host.ts";
-import { paceFromEnv } from "./pacing.ts";
+import { paceFromEnv, paceProblem } from "./pacing.ts";
 import { defaultProfileDir, signedInProblem } from "./profile.ts";
 
 const SELECTORS = {
@@ -90,6 +90,7 @@ export const MISTRAL_HOST: AppsHostEntry = {
     "resetIsolation",
   ],
   requiresLive: "drives the real Le Chat with your account",
-  preflight: (options) => signedInProblem("mistral", options.profileDir ?? defaultProfileDir("mistral")),
+  preflight: async (options) =>
+    paceProblem() ?? await signedInProblem("mistral", options.profileDir ?? defaultProfileDir("mistral")),
   create: () => new MistralHost(),
 };

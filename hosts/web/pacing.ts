@@ -70,3 +70,13 @@ export class Pacer {
     this.#count++;
   }
 }
+
+/** `null` when `$CONFORMANCE_PACE_MS` is absent or valid, else its one-line error (for a host's preflight). */
+export function paceProblem(): string | null {
+  try {
+    paceFromEnv();
+    return null;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}

@@ -179,13 +179,18 @@ export class ReferenceHost extends BrowserHost {
   async resetIsolation(): Promise<CapabilityResult> {
     for (const page of this.page.context().pages()) if (page !== this.page) await page.close();
     this.#popups = [];
-    await this.page.evaluate(() => {
+    const mode = await this.page.evaluate(() => {
       for (const dialog of document.querySelectorAll<HTMLElement>("[role=dialog]")) dialog.remove();
-      globalThis.__referenceHost!.clearTransient();
+      return globalThis.__referenceHost!.clearTransient();
     });
-    await this.page.emulateMedia({ colorScheme: "light" });
+    if (await this.page.evaluate(() => matchMedia("(prefers-color-scheme: dark)").matches)) {
+      await this.page.emulateMedia({ colorScheme: "light" });
+    }
+    // Only a View that is not inline needs the (real) click on its "back to inline" button.
     const reset = this.bridge?.frame.getByTestId(RESET_INLINE_TEST_ID);
-    if (reset && !this.bridge?.isDetached() && await reset.count() > 0) await reset.click({ timeout: 5_000 });
+    if (mode !== "inline" && reset && !this.bridge?.isDetached() && await reset.count() > 0) {
+      await reset.click({ timeout: 5_000 });
+    }
     return { ok: true };
   }
 

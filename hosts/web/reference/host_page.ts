@@ -48,6 +48,7 @@ const api: ReferenceHostApi = {
   streamPartialInput,
   clearTransient: () => {
     api.log.length = 0;
+    return mounted?.context.displayMode ?? null;
   },
 };
 globalThis.__referenceHost = api;

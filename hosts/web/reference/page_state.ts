@@ -51,8 +51,8 @@ export interface ReferenceHostApi {
   cancelTool(reason: string): Promise<{ sent: boolean }>;
   /** Streams `tool-input-partial` snapshots; a conformant host refuses once `tool-input` is out. */
   streamPartialInput(snapshots: Record<string, unknown>[]): Promise<{ sent: number }>;
-  /** Clears the transient logs between manual tests. */
-  clearTransient(): void;
+  /** Clears the transient logs between manual tests; answers the newest View's display mode. */
+  clearTransient(): string | null;
 }
 
 declare global {

@@ -72,9 +72,7 @@ export const VARIANTS: readonly Variant[] = [
     name: "no-resource-read-proxy",
     area: "resources",
     summary: "rejects the View's resources/read",
-    // Cascade: resources/read-referenced counts the View's attempted read as its own, so the host's single
-    // read no longer shows (suite/apps/catalogue/tools.ts counts reads before they succeed).
-    fails: ["resources/proxy-read", "resources/read-referenced"],
+    fails: ["resources/proxy-read"],
   },
   {
     name: "no-ui-extension",
