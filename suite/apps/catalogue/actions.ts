@@ -5,7 +5,7 @@
  * @module
  */
 import { PUBLIC_CONTROLS } from "../../../src/fixtures.ts";
-import type { ConversationMatch } from "../../../src/protocol.ts";
+import type { ConversationMatch, DownloadReceipt } from "../../../src/protocol.ts";
 import type { SuiteEnv } from "../harness/env.ts";
 import type { TestContext } from "../harness/test_api.ts";
 import { controlUrl, requireCapability, type SuiteTest } from "./_shared.ts";
@@ -24,6 +24,33 @@ async function conversation(t: TestContext, marker: string, timeoutMs: number): 
     value,
   );
   return value;
+}
+
+/**
+ * Accepts the host's dialog for a triggered request. When the host shows none, says whether the request itself
+ * was rejected (the usual reason) rather than blaming the dialog.
+ */
+async function confirm<T>(
+  t: TestContext,
+  dialog: "download" | "sampling",
+  pending: Promise<T>,
+): Promise<{ value: unknown; result: T }> {
+  const settled = pending.then((result) => ({ result }), (error: unknown) => ({ error }));
+  // A host that rejects outright shows no dialog: do not wait for one.
+  const rejected = await Promise.race([settled, t.sleep(300).then(() => undefined)]);
+  if (rejected && "error" in rejected) t.fail(`The host rejected the request: ${String(rejected.error)}`);
+  const answer = await t.hostOptional({ kind: "confirmDialog", dialog });
+  if (answer.unsupported) t.skip(`The host cannot accept a ${dialog} dialog (confirmDialog unsupported)`);
+  if (!answer.ok) {
+    const early = await Promise.race([settled, t.sleep(1_000).then(() => undefined)]);
+    if (early && "error" in early) t.fail(`The host rejected the request: ${String(early.error)}`);
+    t.fail(`The host showed no ${dialog} dialog: ${answer.error ?? "no reason given"}`);
+  }
+  const outcome = await settled;
+  if ("error" in outcome) {
+    return t.fail(`The request failed after the ${dialog} dialog: ${String(outcome.error)}`);
+  }
+  return { value: answer.value, result: outcome.result };
 }
 
 /** Sends the model context updates, then a user turn, from one trigger click. */
@@ -141,12 +168,8 @@ export const ACTIONS: SuiteTest[] = [
         })
       );
       await t.host({ kind: "clickTrigger" });
-      const receipt = await t.host({ kind: "confirmDialog", dialog: "download" }) as
-        | { filename?: string; content?: string }
-        | undefined;
-      const result = await downloaded.catch((error: unknown) =>
-        t.fail(`ui/download-file failed: ${String(error)}`)
-      );
+      const { value, result } = await confirm(t, "download", downloaded);
+      const receipt = value as DownloadReceipt | undefined;
       t.assert(!result.isError, "The host answered ui/download-file with an error");
       t.assertEqual(receipt?.filename, "report.txt", "The downloaded file's name");
       if (receipt?.content !== undefined) {
@@ -173,10 +196,7 @@ export const ACTIONS: SuiteTest[] = [
         }, { timeout: 20_000 })
       );
       await t.host({ kind: "clickTrigger" });
-      await t.host({ kind: "confirmDialog", dialog: "sampling" });
-      const result = await sampled.catch((error: unknown) =>
-        t.fail(`sampling/createMessage failed: ${String(error)}`)
-      );
+      const { result } = await confirm(t, "sampling", sampled);
       t.assert(result.content !== undefined, "The sampling result has no content", result);
     },
   },
