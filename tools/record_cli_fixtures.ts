@@ -7,7 +7,7 @@
  * Each case folder holds `argv.json`, `stdout.jsonl`, `stderr.txt` and `meta.json` (exit code, signal, whether
  * the timeout ended it, duration, mock requests), with machine paths scrubbed.
  *
- * Usage: `deno run -A tools/record_cli_fixtures.ts [--host claude-code,qwen] [--case mock-ok]`
+ * Usage: `deno task record:fixtures [--host claude-code,qwen] [--case mock-ok]`
  * (install the CLIs first: `deno task hosts:install`).
  *
  * @module

@@ -73,7 +73,7 @@ Deno.test("gate: every real CLI host has a stream-shape row, a known dialect and
       for (const file of ["argv.json", "stdout.jsonl", "stderr.txt", "meta.json"]) {
         assert.ok(
           Deno.statSync(new URL(file, dir)).isFile,
-          `${runner.name} has no fixture ${kase}/${file}: record it with tools/record_cli_fixtures.ts`,
+          `${runner.name} has no fixture ${kase}/${file}: record it with deno task record:fixtures --host ${runner.name}`,
         );
       }
     }
