@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { McpUiInitializeResultSchema } from "@modelcontextprotocol/ext-apps";
+import { LATEST_PROTOCOL_VERSION, McpUiInitializeResultSchema } from "@modelcontextprotocol/ext-apps";
 import { LAUNCH_RESULT_META, TEARDOWN_ACK_DELAY_MS } from "../../../src/fixtures.ts";
 import type { SuiteEnv } from "../harness/env.ts";
 import type { TestContext } from "../harness/test_api.ts";
@@ -84,6 +84,10 @@ export const LIFECYCLE: SuiteTest[] = [
       t.assert(parsed.success, `The ui/initialize result is not schema-valid: ${parsed.error?.message}`);
       const result = response.data.result as Record<string, unknown>;
       t.assert(typeof result.protocolVersion === "string", "protocolVersion is missing");
+      // The SDK accepts any string here; the host must answer with the version the View asked for.
+      t.assertEqual(result.protocolVersion, LATEST_PROTOCOL_VERSION, "The negotiated protocolVersion");
+      const hostInfo = result.hostInfo as { name?: unknown; version?: unknown };
+      t.assert(typeof hostInfo.name === "string" && hostInfo.name.length > 0, "hostInfo.name is empty");
       t.observe("protocolVersion", result.protocolVersion);
       t.observe("hostInfo", result.hostInfo);
       return Promise.resolve();
