@@ -132,7 +132,8 @@ export const EMPTY_CONFIG: Config = { hosts: [], goldenPaths: [], source: null }
 export function parseConfig(text: string, source: string): Config {
   let data: unknown;
   try {
-    data = parseYaml(text) ?? {};
+    // Warnings (e.g. an unknown !tag) would print as Node process warnings; errors carry what matters.
+    data = parseYaml(text, { logLevel: "error" }) ?? {};
   } catch (error) {
     const detail = yamlErrorDetail(error, text);
     throw new UsageError(`Config file "${source}" is not valid YAML: ${detail}`);

@@ -53,7 +53,8 @@ export interface ExpectationSet {
 export function parseExpectations(text: string, source: string): ExpectationSet {
   let data: unknown;
   try {
-    data = parseYaml(text);
+    // Warnings (e.g. an unknown !tag) would print as Node process warnings; errors carry what matters.
+    data = parseYaml(text, { logLevel: "error" });
   } catch (error) {
     const detail = yamlErrorDetail(error, text);
     throw new UsageError(`Expectations file "${source}" is not valid YAML: ${detail}`);
