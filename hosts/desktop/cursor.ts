@@ -9,7 +9,7 @@
  */
 import type { AppsHostEntry } from "../../src/host.ts";
 import type { LauncherName } from "../../src/protocol.ts";
-import { paceFromEnv } from "../web/pacing.ts";
+import { paceFromEnv, paceProblem } from "../web/pacing.ts";
 import { CdpHost, type CdpHostOptions, checkEndpoint, type DesktopDom, endpointFor } from "./cdp_host.ts";
 
 /** The DevTools port Cursor is expected on unless `CONFORMANCE_CURSOR_CDP` says otherwise. */
@@ -56,8 +56,8 @@ export const CURSOR_HOST: AppsHostEntry = {
   summary: `Cursor agent panel attached over CDP; start it with ${START_HINT}`,
   capabilities: ["clickTrigger", "conversationContains", "inspectFrame", "readConsole", "resetIsolation"],
   requiresLive: "drives your running Cursor",
-  preflight: () =>
-    checkEndpoint(endpointFor("cursor", CURSOR_DEFAULT_PORT), {
+  preflight: async () =>
+    paceProblem() ?? await checkEndpoint(endpointFor("cursor", CURSOR_DEFAULT_PORT), {
       id: "cursor",
       product: "Cursor",
       startHint: START_HINT,

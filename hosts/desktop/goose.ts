@@ -8,7 +8,7 @@
  */
 import type { AppsHostEntry } from "../../src/host.ts";
 import type { LauncherName } from "../../src/protocol.ts";
-import { paceFromEnv } from "../web/pacing.ts";
+import { paceFromEnv, paceProblem } from "../web/pacing.ts";
 import { CdpHost, type CdpHostOptions, checkEndpoint, type DesktopDom, endpointFor } from "./cdp_host.ts";
 
 /** The DevTools port Goose is expected on unless `CONFORMANCE_GOOSE_CDP` says otherwise. */
@@ -56,8 +56,8 @@ export const GOOSE_HOST: AppsHostEntry = {
   summary: `Goose desktop attached over CDP; start it with ${START_HINT}`,
   capabilities: ["clickTrigger", "conversationContains", "inspectFrame", "readConsole", "resetIsolation"],
   requiresLive: "drives your running Goose",
-  preflight: () =>
-    checkEndpoint(endpointFor("goose", GOOSE_DEFAULT_PORT), {
+  preflight: async () =>
+    paceProblem() ?? await checkEndpoint(endpointFor("goose", GOOSE_DEFAULT_PORT), {
       id: "goose",
       product: "Goose",
       startHint: START_HINT,

@@ -9,7 +9,7 @@
 import type { AppsHostEntry } from "../../src/host.ts";
 import type { CapabilityResult, LauncherName, ModelToolList } from "../../src/protocol.ts";
 import type { CapabilityContext } from "../../src/runner/host.ts";
-import { paceFromEnv } from "../web/pacing.ts";
+import { paceFromEnv, paceProblem } from "../web/pacing.ts";
 import { CdpHost, type CdpHostOptions, checkEndpoint, type DesktopDom, endpointFor } from "./cdp_host.ts";
 
 /** The DevTools port VS Code is expected on unless `CONFORMANCE_VSCODE_CDP` says otherwise. */
@@ -93,8 +93,8 @@ export const VSCODE_HOST: AppsHostEntry = {
     "resetIsolation",
   ],
   requiresLive: "drives your running VS Code",
-  preflight: () =>
-    checkEndpoint(endpointFor("vscode", VSCODE_DEFAULT_PORT), {
+  preflight: async () =>
+    paceProblem() ?? await checkEndpoint(endpointFor("vscode", VSCODE_DEFAULT_PORT), {
       id: "vscode",
       product: "VS Code",
       startHint: START_HINT,
