@@ -7,12 +7,16 @@
  * - **net**: loopback only. Deno itself only talks to its own servers (the conformance MCP server, the
  *   reference host's listeners, the mock model) and to the browser over a loopback websocket; the origins of
  *   web hosts are loaded by the browser, which is a child process and not bound by Deno's permissions.
+ * - **import**: loopback only too; Deno's default would let the program fetch code from jsr.io, deno.land,
+ *   esm.sh and others at run time, and it imports nothing remote.
+ * - **prompt**: never (`--no-prompt`); a refusal is an error with a message, not a question on a terminal.
  * - **run**: the program itself (`/proc/self/exe` on Linux; `conformance`/`deno` on PATH elsewhere), the
  *   `kill` and `ps` the process-group code uses, `git` for the mock-model sandbox, the browsers, and the
  *   registry's agent CLIs by name (Deno resolves each name on PATH when the program starts). Deno's own
  *   `Deno.kill` needs unrestricted run access, so signals go through the `kill` binary instead.
- * - **write**: the working folder and temp (`/tmp`; `/var/folders` is macOS's temp). Reports and browser
- *   profiles go there, or the write is refused with {@linkcode explainRefusal}'s message.
+ * - **write**: the working folder and temp (`/tmp`; `/var/folders` is macOS's temp). Reports and temp files go
+ *   there, or the write is refused with {@linkcode explainRefusal}'s message; browser profiles are written by
+ *   the browser, a child process.
  * - **read, env, sys** stay whole: host detection stats every PATH folder and the files the user names
  *   (`--config`, `--expectations`) can be anywhere; Playwright alone reads about a hundred environment
  *   variables and a dozen system facts by name as it loads and throws on the first one refused, so a list
@@ -76,12 +80,16 @@ export function permissionFlags(alsoRun: readonly string[] = []): string[] {
     }
   }
   return [
+    // A refusal is an error with a message, never an interactive question (a run may have no one to answer).
+    "--no-prompt",
     "--allow-read",
     `--allow-write=${WRITE_ALLOW.join(",")}`,
     "--allow-env",
     "--allow-sys",
     `--allow-run=${[...RUN_ALLOW, ...alsoRun].join(",")}`,
     `--allow-net=${NET_ALLOW.join(",")}`,
+    // Deno would otherwise let the program import code from jsr.io, deno.land, esm.sh and a few more.
+    `--allow-import=${NET_ALLOW.join(",")}`,
   ];
 }
 

@@ -23,7 +23,7 @@ Deno.test("deno task conformance, the fake host from source and the compiled bin
   );
   assert.deepEqual([...SOURCE_PERMISSIONS], [...PERMISSION_FLAGS]);
   const compile = compileArgs({ output: "dist/conformance" });
-  const flags = compile.filter((arg) => arg.startsWith("--allow-") || arg.startsWith("--deny-"));
+  const flags = compile.filter((arg) => /^--(allow|deny)-|^--no-prompt$/.test(arg));
   assert.deepEqual(flags, [...PERMISSION_FLAGS]);
 });
 
@@ -33,9 +33,11 @@ Deno.test("no task grants everything, and the product's set names its net, run a
   }
   const scoped = (flag: string) => PERMISSION_FLAGS.find((given) => given.startsWith(`${flag}=`));
   assert.equal(scoped("--allow-net"), "--allow-net=127.0.0.1,localhost,[::1]");
+  assert.equal(scoped("--allow-import"), "--allow-import=127.0.0.1,localhost,[::1]");
   assert.ok(scoped("--allow-run"), "run access must be a list");
   assert.ok(scoped("--allow-write"), "write access must be a list");
   assert.ok(!PERMISSION_FLAGS.includes("--allow-run") && !PERMISSION_FLAGS.includes("--allow-net"));
+  assert.ok(PERMISSION_FLAGS.includes("--no-prompt"), "a refusal must never wait for an answer");
 });
 
 Deno.test("every agent CLI of the registry is in the run list under the binary name it is installed as", () => {

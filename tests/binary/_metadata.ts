@@ -12,6 +12,9 @@ export interface CompileMetadata {
     readonly allow_read: string[] | null;
     readonly allow_env: string[] | null;
     readonly allow_sys: string[] | null;
+    readonly allow_import: string[] | null;
+    /** `false` when compiled with `--no-prompt`. */
+    readonly prompt?: boolean;
   };
 }
 

@@ -104,6 +104,8 @@ Deno.test({
     const metadata = readMetadata(binary);
     assert.notEqual(metadata.permissions.allow_all, true);
     assert.deepEqual(metadata.permissions.allow_net, [...NET_ALLOW]);
+    assert.deepEqual(metadata.permissions.allow_import, [...NET_ALLOW]);
+    assert.equal(metadata.permissions.prompt, false, "a refusal must never wait for an answer");
     assert.deepEqual(metadata.permissions.allow_run, [...RUN_ALLOW]);
     assert.deepEqual(metadata.permissions.allow_write, [...WRITE_ALLOW]);
     assert.equal(metadata.log_level?.toUpperCase(), "ERROR", "the binary must keep Deno's notes quiet");
