@@ -165,11 +165,21 @@ export class CdpHost implements Host {
     const setup = this.#requireSetup();
     for (const page of this.pages()) for (const frame of page.frames()) this.#seenFrames.add(frame);
     await this.#sendPrompt(this.#options.prompt(launcher));
-    const frame = await findAppFrame(() => this.pages(), {
-      timeoutMs: (this.#options.renderTimeoutMs ?? 180_000) * setup.timeoutMultiplier,
-      exclude: this.#seenFrames,
-      signal: setup.signal,
-    });
+    let frame: Frame;
+    try {
+      frame = await findAppFrame(() => this.pages(), {
+        timeoutMs: (this.#options.renderTimeoutMs ?? 180_000) * setup.timeoutMultiplier,
+        exclude: this.#seenFrames,
+        signal: setup.signal,
+      });
+    } catch (error) {
+      throw new Error(
+        `${
+          error instanceof Error ? error.message : String(error)
+        }. In ${this.#options.product}'s chat, ask: ` +
+          `"${this.#options.prompt(launcher)}" (with the conformance server added)`,
+      );
+    }
     this.bridge = new FrameSuiteBridge(frame);
     return this.bridge;
   }

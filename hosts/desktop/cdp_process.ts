@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { signalGroup } from "../../src/exec/process_group.ts";
 import { chromiumPath, processGroupAlive, waitGroupGone } from "../../src/runner/chromium.ts";
 
 /** How to start the app. */
@@ -101,13 +102,8 @@ export async function startCdpProcess(options: CdpProcessOptions): Promise<CdpPr
   let closed: Promise<void> | null = null;
   const close = () => {
     closed ??= (async () => {
-      if (processGroupAlive(pid)) {
-        try {
-          Deno.kill(-pid, "SIGTERM");
-        } catch {
-          // Already gone.
-        }
-      }
+      // Through the kill binary where Deno.kill is refused (the harness's permission set).
+      if (processGroupAlive(pid)) signalGroup(pid, "SIGTERM");
       await waitGroupGone(pid, 10_000);
       await status;
       if (temporary) await Deno.remove(userDataDir, { recursive: true }).catch(() => {});
