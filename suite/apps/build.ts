@@ -4,8 +4,9 @@
  * inlined with every `</script` escaped; an empty config element waits for `withSuiteConfig`.
  *
  * Embedding in the binary: `deno task assets` (tools/build_assets.ts) writes {@linkcode PREBUILT_SUITE_URL},
- * and `deno task compile` embeds it with `--include`; {@linkcode loadSuiteHtml} builds, and falls back to the
- * prebuilt file where esbuild cannot run (inside the binary, or outside the run permission).
+ * and `deno task compile` embeds it with `--include`. {@linkcode loadSuiteHtml} uses that file while it is
+ * newer than the suite's sources (inside the binary there are none to compare), builds otherwise, and falls
+ * back to a stale copy where esbuild cannot run (outside the run permission).
  *
  * @module
  */
@@ -69,11 +70,51 @@ export async function buildSuiteHtml(): Promise<string> {
   }
 }
 
+/** The files a suite build is made from: the suite's own modules, the shared contract, the pinned imports. */
+const SOURCE_ROOTS = [
+  new URL("./", import.meta.url),
+  new URL("../../src/protocol.ts", import.meta.url),
+  new URL("../../src/fixtures.ts", import.meta.url),
+  new URL("../../deno.json", import.meta.url),
+  new URL("../../deno.lock", import.meta.url),
+];
+
+/** The newest modification time under `url` (a file, or a folder walked recursively); 0 when unreadable. */
+async function newestChange(url: URL): Promise<number> {
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.stat(url);
+  } catch {
+    return 0;
+  }
+  if (!info.isDirectory) return info.mtime?.getTime() ?? 0;
+  let newest = 0;
+  for await (const entry of Deno.readDir(url)) {
+    const child = new URL(entry.name + (entry.isDirectory ? "/" : ""), url);
+    newest = Math.max(newest, await newestChange(child));
+  }
+  return newest;
+}
+
+/** Whether `dist/suite_apps.html` exists and is newer than every source it was built from. */
+export async function prebuiltIsFresh(): Promise<boolean> {
+  let built: number;
+  try {
+    built = (await Deno.stat(PREBUILT_SUITE_URL)).mtime?.getTime() ?? 0;
+  } catch {
+    return false;
+  }
+  const changes = await Promise.all(SOURCE_ROOTS.map(newestChange));
+  return built > 0 && changes.every((changed) => changed <= built);
+}
+
 /**
- * A fresh build, or the prebuilt asset when esbuild cannot run (the compiled binary embeds that file). A
- * fresh build comes first so a stale `dist/` never hides a change to the suite.
+ * The suite HTML: the prebuilt asset when it is newer than every source (always so inside the compiled
+ * binary, which embeds it and has no sources to compare), else a fresh build, else a stale prebuilt asset
+ * when esbuild cannot run.
  */
 export async function loadSuiteHtml(): Promise<string> {
+  if (await prebuiltIsFresh()) return await Deno.readTextFile(PREBUILT_SUITE_URL);
   try {
     return await buildSuiteHtml();
   } catch (buildError) {

@@ -1,5 +1,12 @@
 import assert from "node:assert/strict";
-import { buildSuiteHtml, escapeScriptClose, suiteDocument } from "../../../suite/apps/build.ts";
+import {
+  buildSuiteHtml,
+  escapeScriptClose,
+  loadSuiteHtml,
+  PREBUILT_SUITE_URL,
+  prebuiltIsFresh,
+  suiteDocument,
+} from "../../../suite/apps/build.ts";
 import { SUITE_CONFIG_ELEMENT_ID, withSuiteConfig } from "../../../src/fixtures.ts";
 
 Deno.test("escapeScriptClose escapes every </script, whatever its case", () => {
@@ -21,4 +28,19 @@ Deno.test("buildSuiteHtml bundles the suite into one self-contained document wit
     controls: { declared: "http://127.0.0.1:1", undeclared: "http://127.0.0.1:2" },
   });
   assert.ok(configured.includes(`id="${SUITE_CONFIG_ELEMENT_ID}" type="application/json">{"launcher"`));
+});
+
+Deno.test("loadSuiteHtml uses dist/suite_apps.html only while it is newer than every suite source", async () => {
+  const html = await buildSuiteHtml();
+  await Deno.mkdir(new URL(".", PREBUILT_SUITE_URL), { recursive: true });
+  await Deno.writeTextFile(PREBUILT_SUITE_URL, html);
+  assert.equal(await prebuiltIsFresh(), true);
+  assert.equal(await loadSuiteHtml(), html);
+  await Deno.utime(PREBUILT_SUITE_URL, 0, 0);
+  try {
+    assert.equal(await prebuiltIsFresh(), false, "a copy older than the sources is stale");
+  } finally {
+    const now = new Date();
+    await Deno.utime(PREBUILT_SUITE_URL, now, now);
+  }
 });
