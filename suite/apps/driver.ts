@@ -167,7 +167,9 @@ async function runRender(
   } catch (error) {
     if (!(error instanceof SuiteRunInterrupted)) throw error;
     const removed = bridge.isDetached();
-    const log = host.serverLog?.();
+    // The server log judges the teardown tests only when the View went away during them, not after a stall.
+    const duringTeardown = (TEARDOWN_TEST_IDS as readonly (string | null)[]).includes(error.runningId);
+    const log = duringTeardown ? host.serverLog?.() : undefined;
     for (const verdict of log ? judgeTeardown(log, removed, since) : []) {
       if (!ids.includes(verdict.id) || report.done(verdict.id)) continue;
       const meta = catalogue().find((candidate) => candidate.id === verdict.id)!;
@@ -186,7 +188,7 @@ async function runRender(
       const teardown = (TEARDOWN_TEST_IDS as readonly string[]).includes(id);
       report.one(
         id,
-        teardown && removed && !log
+        teardown && removed && duringTeardown && !log
           ? { status: "SKIP", message: "The View was removed and this host cannot read the server log" }
           : { status: "ERROR", message: `The suite stopped: ${error.message}` },
       );

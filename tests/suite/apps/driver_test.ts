@@ -1,0 +1,81 @@
+import assert from "node:assert/strict";
+import { REFERENCE_HOST } from "../../../hosts/web/reference.ts";
+import type { Outcome } from "../../../src/outcome.ts";
+import type { RunSettings, TestCase } from "../../../src/suite.ts";
+import { appsDriver } from "../../../suite/apps/driver.ts";
+
+const SETTINGS: RunSettings = {
+  live: false,
+  mockModel: false,
+  timeoutMultiplier: 2,
+  headful: false,
+  trace: "off",
+  outDir: null,
+  signal: new AbortController().signal,
+};
+
+async function run(
+  tests: readonly TestCase[],
+): Promise<{ started: string[]; finished: Map<string, Outcome> }> {
+  const started: string[] = [];
+  const finished = new Map<string, Outcome>();
+  await appsDriver.run(REFERENCE_HOST, tests, SETTINGS, {
+    started: (_host, test) => void started.push(test),
+    finished: (_host, test, outcome) => {
+      assert.ok(!finished.has(test), `${test} was reported twice`);
+      assert.ok(started.includes(test), `${test} finished before it started`);
+      finished.set(test, outcome);
+    },
+  });
+  return { started, finished };
+}
+
+Deno.test("the apps driver lists the whole catalogue as apps/<area>/<name>, once each", () => {
+  const ids = appsDriver.list(REFERENCE_HOST, SETTINGS).map((test) => test.id);
+  assert.ok(ids.length >= 46, `${ids.length} tests`);
+  assert.equal(new Set(ids).size, ids.length);
+  for (const id of ids) assert.match(id, /^apps\/[a-z-]+\/[a-z-]+$/);
+  assert.ok(!appsDriver.accepts({ ...REFERENCE_HOST, kind: "cli" } as never));
+});
+
+Deno.test({
+  name:
+    "a selection across renders runs each test in its launcher's render; teardown is judged from the server log",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: async () => {
+    const ids = [
+      "apps/visibility/app-tool-call-guard",
+      "apps/security/csp-default-deny",
+      "apps/resources/meta-precedence",
+      "apps/lifecycle/teardown-notify",
+      "apps/lifecycle/teardown-await",
+    ];
+    const { finished } = await run(ids.map((id) => ({ id })));
+    assert.deepEqual([...finished.keys()].sort(), [...ids].sort());
+    for (const [id, outcome] of finished) assert.equal(outcome.status, "PASS", `${id}: ${outcome.message}`);
+  },
+});
+
+Deno.test({
+  name: "a host that cannot start reports every planned test once, as ERROR with the reason",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: async () => {
+    const previous = Deno.env.get("CONFORMANCE_CHROMIUM");
+    Deno.env.set("CONFORMANCE_CHROMIUM", "/nonexistent/chromium");
+    try {
+      const { finished } = await run([{ id: "apps/lifecycle/tool-input" }, {
+        id: "apps/context/shape-valid",
+      }]);
+      assert.equal(finished.size, 2);
+      for (const outcome of finished.values()) {
+        assert.equal(outcome.status, "ERROR");
+        assert.match(outcome.message ?? "", /Host setup failed/);
+      }
+    } finally {
+      if (previous === undefined) Deno.env.delete("CONFORMANCE_CHROMIUM");
+      else Deno.env.set("CONFORMANCE_CHROMIUM", previous);
+    }
+  },
+});
