@@ -37,7 +37,7 @@ async function confirm<T>(
 ): Promise<{ value: unknown; result: T }> {
   const settled = pending.then((result) => ({ result }), (error: unknown) => ({ error }));
   // A host that rejects outright shows no dialog: do not wait for one.
-  const rejected = await Promise.race([settled, t.sleep(300).then(() => undefined)]);
+  const rejected = await Promise.race([settled, t.sleep(100).then(() => undefined)]);
   if (rejected && "error" in rejected) t.fail(`The host rejected the request: ${String(rejected.error)}`);
   const answer = await t.hostOptional({ kind: "confirmDialog", dialog });
   if (answer.unsupported) t.skip(`The host cannot accept a ${dialog} dialog (confirmDialog unsupported)`);

@@ -91,7 +91,7 @@ export const DISPLAY: SuiteTest[] = [
         const mode = await requestMode(t, env, "pip");
         t.assert(mode !== undefined, "The host answered without a mode, so the resulting mode is unknown");
         t.assert(mode !== "pip", "The host granted the undeclared mode pip");
-        await t.sleep(300);
+        await t.sleep(150);
         t.assert(env.app.getHostContext()?.displayMode !== "pip", "The host context switched to pip");
       } finally {
         await backToInline(env);
