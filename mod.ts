@@ -22,3 +22,10 @@ export type {
   HostSetupOptions,
   SuiteBridge,
 } from "./src/runner/host.ts";
+export * from "./src/protocol.ts";
+export { Runner, SuiteRunInterrupted } from "./src/runner/runner.ts";
+export type { RunnerOptions } from "./src/runner/runner.ts";
+export { findSuiteFrame, FrameSuiteBridge } from "./src/runner/suite_bridge.ts";
+export { BrowserHost } from "./src/runner/browser_host.ts";
+export { startConformanceServer } from "./src/server/server.ts";
+export type { ConformanceServer, ConformanceServerOptions } from "./src/server/server.ts";
