@@ -118,7 +118,7 @@ export function spawnHarness(args: readonly string[], options: SpawnHarnessOptio
 }
 
 /** A running VmHWM sampler: `peak` only grows; `stopped` resolves once the process is gone. */
-interface VmHwmSampler {
+export interface VmHwmSampler {
   readonly peak: number;
   readonly stopped: Promise<void>;
   stop(): void;
@@ -128,7 +128,7 @@ interface VmHwmSampler {
  * Samples the peak resident set (VmHWM, a high-water mark) of `pid` every `intervalMs` until it exits. Deno
  * refuses to read `/proc` without --allow-all, so one small shell loop reads it and streams the values.
  */
-function sampleVmHwm(pid: number, intervalMs: number): VmHwmSampler {
+export function sampleVmHwm(pid: number, intervalMs: number): VmHwmSampler {
   const script = `while grep '^VmHWM:' "/proc/$1/status" 2>/dev/null; do sleep "$2"; done`;
   const child = new Deno.Command("sh", {
     args: ["-c", script, "sh", String(pid), String(intervalMs / 1000)],

@@ -1,0 +1,367 @@
+/**
+ * `deno task bench`: every performance figure of the issues, measured in one run, printed as one Markdown
+ * table (`--json` for JSON), each beside its target. A figure that cannot be measured here says why instead of
+ * a number. `--update-readme` also writes the table, with date and machine, into README.md's Performance part.
+ *
+ * Figures: the fake tier (wall, cases per second) and fake-host start (`fake_tier.ts`); normaliser throughput
+ * and memory growth (`mock_model.ts`); a large recorded claude stream through the real executor, its MB/s and
+ * the peak RSS of the process reading it (here); the reference-host catalogue (`reference.ts`); the mock-model
+ * tier per real CLI (here, all at once as a run does); `conformance --version` start-up (here).
+ *
+ * @module
+ */
+import { parseArgs } from "node:util";
+import { HOSTS } from "../../hosts/registry.ts";
+import type { CliHostEntry } from "../../src/host.ts";
+import { permissionFlags } from "../../src/permissions.ts";
+import type { RunSettings } from "../../src/suite.ts";
+import { isRealCli, mockModelTier } from "../../suite/cli/mock_model.ts";
+import { sampleVmHwm } from "../robustness/_harness.ts";
+import { benchFakeTier } from "./fake_tier.ts";
+import { benchNormalizer } from "./mock_model.ts";
+import { benchReference } from "./reference.ts";
+
+/** One line of the table. */
+export interface BenchRow {
+  readonly figure: string;
+  /** The measured value with its unit, or `not measured`. */
+  readonly value: string;
+  readonly target: string;
+  /** Whether the target is met; `null` when there is no target or no figure. */
+  readonly met: boolean | null;
+  readonly note: string;
+}
+
+const ROOT = new URL("../../", import.meta.url);
+const path = (relative: string) => decodeURIComponent(new URL(relative, ROOT).pathname);
+const STREAM_MB = 256;
+
+function fixed(value: number, digits = 0): string {
+  return value.toFixed(digits);
+}
+
+function reason(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split("\n").slice(0, 3).join(" ").slice(
+    0,
+    300,
+  );
+}
+
+function notMeasured(figure: string, target: string, why: string): BenchRow {
+  return { figure, value: "not measured", target, met: null, note: why };
+}
+
+async function fakeTierRows(): Promise<BenchRow[]> {
+  try {
+    const figures = await benchFakeTier();
+    const rows: BenchRow[] = figures.map((f) => ({
+      figure: f.name,
+      value: `${fixed(f.value)} ${f.unit}`,
+      target: f.target === null ? "reference" : `≤ ${f.target} ${f.unit}`,
+      met: f.target === null ? null : f.value <= f.target,
+      note: f.note,
+    }));
+    const tier = figures.find((f) => f.name.startsWith("fake tier wall"));
+    const cases = Number(/(\d+) cases/.exec(tier?.note ?? "")?.[1] ?? NaN);
+    if (tier && Number.isFinite(cases)) {
+      const perSecond = cases / (tier.value / 1000);
+      const floor = cases / 2;
+      rows.push({
+        figure: "fake tier cases per second",
+        value: `${fixed(perSecond, 1)} /s`,
+        target: `≥ ${fixed(floor, 1)} /s (${cases} cases in ≤ 2 s)`,
+        met: perSecond >= floor,
+        note: "from the same best run",
+      });
+    }
+    return rows;
+  } catch (error) {
+    return [notMeasured("fake tier wall and fake-host start", "≤ 2 000 ms; ≤ 50 ms", reason(error))];
+  }
+}
+
+async function normalizerRows(): Promise<BenchRow[]> {
+  try {
+    return (await benchNormalizer(STREAM_MB)).map((f) => ({
+      figure: f.name,
+      value: `${f.value} ${f.unit}`,
+      target: f.target,
+      met: f.met,
+      note: f.note ?? "line reader and claude normaliser in-process",
+    }));
+  } catch (error) {
+    return [notMeasured("claude normaliser throughput", "≥ 200 MB/s", reason(error))];
+  }
+}
+
+/** A file of `mb` MB of recorded claude lines (result lines held back to the very end), by repetition. */
+async function largeClaudeStream(mb: number): Promise<string> {
+  const dir = path("tests/fixtures/cli/claude-code/");
+  const lines: string[] = [];
+  let result = "";
+  for await (const fixture of Deno.readDir(dir)) {
+    const text = await Deno.readTextFile(`${dir}${fixture.name}/stdout.jsonl`).catch(() => "");
+    for (const line of text.split("\n")) {
+      if (!line.startsWith("{")) continue;
+      if (line.includes('"type":"result"')) result ||= line;
+      else lines.push(line);
+    }
+  }
+  if (lines.length === 0) throw new Error(`No recorded claude stream under ${dir}`);
+  const file = await Deno.makeTempFile({ prefix: "conformance-bench-", suffix: ".jsonl" });
+  const block = new TextEncoder().encode(`${lines.join("\n")}\n`);
+  using handle = await Deno.open(file, { write: true });
+  for (let written = 0; written < mb * 1024 * 1024; written += block.length) {
+    for (let at = 0; at < block.length;) at += await handle.write(block.subarray(at));
+  }
+  await handle.write(new TextEncoder().encode(`${result}\n`));
+  return file;
+}
+
+async function executorStreamRows(): Promise<BenchRow[]> {
+  const figure = `${STREAM_MB} MB recorded claude stream through the executor`;
+  let file: string | null = null;
+  try {
+    file = await largeClaudeStream(STREAM_MB);
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["run", "--quiet", ...permissionFlags(["cat"]), path("tests/bench/_executor_stream.ts"), file],
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const sampler = sampleVmHwm(child.pid, 20);
+    const output = await child.output();
+    await sampler.stopped;
+    if (!output.success) throw new Error(new TextDecoder().decode(output.stderr));
+    const result = JSON.parse(new TextDecoder().decode(output.stdout));
+    const mb = result.bytes / 1024 / 1024;
+    const peakMiB = sampler.peak / 1024 / 1024;
+    return [
+      {
+        figure: `${figure}: throughput`,
+        value: `${fixed(mb / (result.ms / 1000))} MB/s`,
+        target: "≥ 200 MB/s",
+        met: mb / (result.ms / 1000) >= 200,
+        note:
+          `${fixed(mb / (result.cpuMs / 1000))} MB per CPU-second; \`cat\` child, line reader, normaliser, ` +
+          `event cap (${result.kept} events kept, ${result.dropped} counted)`,
+      },
+      {
+        figure: `${figure}: peak RSS`,
+        value: `${fixed(peakMiB, 1)} MiB`,
+        target: "≤ 200 MiB (the harness under hostile output)",
+        met: peakMiB <= 200,
+        note: "VmHWM of the whole reading process, sampled every 20 ms",
+      },
+    ];
+  } catch (error) {
+    return [notMeasured(figure, "≥ 200 MB/s; ≤ 200 MiB", reason(error))];
+  } finally {
+    if (file) await Deno.remove(file).catch(() => {});
+  }
+}
+
+async function referenceRows(): Promise<BenchRow[]> {
+  try {
+    return (await benchReference(1)).map((f) => ({
+      figure: f.name,
+      value: `${fixed(f.value)} ${f.unit}`,
+      target: `≤ ${f.target} ${f.unit}`,
+      met: f.target === null ? null : f.value <= f.target,
+      note: f.note,
+    }));
+  } catch (error) {
+    return [notMeasured("apps catalogue on reference", "≤ 10 000 ms", reason(error))];
+  }
+}
+
+/** Every installed real CLI's mock-model streaming test, all at once as a run does; each timed alone. */
+async function mockModelRows(): Promise<BenchRow[]> {
+  const entries = HOSTS.filter((entry): entry is CliHostEntry => entry.kind === "cli" && isRealCli(entry));
+  const settings: RunSettings = {
+    live: false,
+    mockModel: true,
+    timeoutMultiplier: 1,
+    headful: false,
+    trace: "off",
+    outDir: null,
+    signal: new AbortController().signal,
+  };
+  const started = performance.now();
+  const rows = await Promise.all(entries.map(async (entry): Promise<BenchRow> => {
+    const figure = `mock-model streaming, ${entry.id}`;
+    try {
+      if (await entry.runner.detect() === null) {
+        return notMeasured(
+          figure,
+          "≤ 60 s",
+          `"${entry.runner.binary}" is not installed: deno task hosts:install`,
+        );
+      }
+      const test = { id: "cli/mock-model/streaming" };
+      const outcome = await mockModelTier.run(entry, test, settings, settings.signal);
+      const seconds = (performance.now() - started) / 1000;
+      return {
+        figure,
+        value: `${fixed(seconds, 1)} s`,
+        target: "≤ 60 s",
+        met: seconds <= 60 && outcome.status === "PASS",
+        note: outcome.status === "PASS"
+          ? "PASS"
+          : `${outcome.status}: ${(outcome.message ?? "").slice(0, 120)}`,
+      };
+    } catch (error) {
+      return notMeasured(figure, "≤ 60 s", reason(error));
+    }
+  }));
+  const measured = rows.filter((row) => row.met !== null);
+  const total = (performance.now() - started) / 1000;
+  rows.push({
+    figure: `mock-model tier, all ${entries.length} real CLIs at once`,
+    value: measured.length > 0 ? `${fixed(total, 1)} s` : "not measured",
+    target: "≤ 60 s",
+    met: measured.length === entries.length ? total <= 60 && rows.every((row) => row.met) : null,
+    note: `${measured.length} of ${entries.length} installed`,
+  });
+  return rows;
+}
+
+async function medianMs(runs: number, binary: string, args: readonly string[]): Promise<number> {
+  const times: number[] = [];
+  for (let run = 0; run <= runs; run++) {
+    const started = performance.now();
+    const output = await new Deno.Command(binary, {
+      args: [...args],
+      stdin: "null",
+      stdout: "null",
+      stderr: "null",
+    })
+      .output();
+    if (!output.success) throw new Error(`"${binary} ${args.join(" ")}" exited ${output.code}`);
+    if (run > 0) times.push(performance.now() - started); // the first run warms the module cache
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)]!;
+}
+
+async function startupRows(): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
+  const runs = 11;
+  try {
+    const source = await medianMs(runs, Deno.execPath(), [
+      "run",
+      "--quiet",
+      ...permissionFlags(),
+      path("main.ts"),
+      "--version",
+    ]);
+    const bare = await Deno.makeTempFile({ suffix: ".ts" });
+    await Deno.writeTextFile(bare, "console.log(1);\n");
+    const reference = await medianMs(runs, Deno.execPath(), ["run", "--quiet", bare]).finally(() =>
+      Deno.remove(bare)
+    );
+    rows.push({
+      figure: "`deno run main.ts --version` start-up (median)",
+      value: `${fixed(source)} ms`,
+      target: `instant: within 2× a bare \`deno run\` (${fixed(reference)} ms here)`,
+      met: source <= 2 * reference,
+      note: `${runs} runs; the issues give no number, STYLE.md asks that --version stay instant`,
+    });
+  } catch (error) {
+    rows.push(notMeasured("`deno run main.ts --version` start-up", "instant", reason(error)));
+  }
+  const binary = path("dist/conformance");
+  const built = await Deno.stat(binary).then((info) => info.isFile, () => false);
+  if (built) {
+    try {
+      const ms = await medianMs(runs, binary, ["--version"]);
+      rows.push({
+        figure: "`dist/conformance --version` start-up (median)",
+        value: `${fixed(ms)} ms`,
+        target: "instant",
+        met: null,
+        note: `${runs} runs of the compiled binary`,
+      });
+    } catch (error) {
+      rows.push(notMeasured("`dist/conformance --version` start-up", "instant", reason(error)));
+    }
+  } else {
+    rows.push(
+      notMeasured(
+        "`dist/conformance --version` start-up",
+        "instant",
+        "no dist/conformance: run deno task compile",
+      ),
+    );
+  }
+  return rows;
+}
+
+/** The machine, for the table's heading. */
+function machine(): string {
+  const memory = Deno.systemMemoryInfo();
+  return `${Deno.build.os} ${Deno.osRelease()}, ${navigator.hardwareConcurrency} CPUs, ${
+    fixed(memory.total / 1024 ** 3)
+  } GiB, Deno ${Deno.version.deno}`;
+}
+
+/** The table as Markdown. */
+export function renderMarkdown(rows: readonly BenchRow[], heading: string): string {
+  const cell = (text: string) => text.replaceAll("|", "\\|");
+  const lines = [
+    heading,
+    "",
+    "| figure | measured | target | met | note |",
+    "| --- | --- | --- | --- | --- |",
+    ...rows.map((row) =>
+      `| ${cell(row.figure)} | ${cell(row.value)} | ${cell(row.target)} | ${
+        row.met === null ? "–" : row.met ? "yes" : "no"
+      } | ${cell(row.note)} |`
+    ),
+  ];
+  return `${lines.join("\n")}\n`;
+}
+
+const BEGIN = "<!-- bench:begin -->";
+const END = "<!-- bench:end -->";
+
+async function updateReadme(table: string): Promise<void> {
+  const readme = path("README.md");
+  const text = await Deno.readTextFile(readme);
+  const block =
+    `${BEGIN}\nLatest \`deno task bench\` (written by \`deno task bench --update-readme\`):\n\n${table}${END}`;
+  const begin = text.indexOf(BEGIN);
+  const end = text.indexOf(END);
+  const next = begin >= 0 && end > begin
+    ? text.slice(0, begin) + block + text.slice(end + END.length)
+    : text.replace(/\n## Development\n/, `\n${block}\n\n## Development\n`);
+  if (next === text && begin < 0) {
+    throw new Error('README.md has no "## Development" heading to put the table before');
+  }
+  await Deno.writeTextFile(readme, next);
+}
+
+if (import.meta.main) {
+  const { values } = parseArgs({
+    args: Deno.args,
+    options: { json: { type: "boolean" }, "update-readme": { type: "boolean" } },
+  });
+  const date = new Date().toISOString();
+  const loadBefore = Deno.loadavg();
+  const rows = [
+    ...await startupRows(),
+    ...await fakeTierRows(),
+    ...await normalizerRows(),
+    ...await executorStreamRows(),
+    ...await referenceRows(),
+    ...await mockModelRows(),
+  ];
+  const load = `load average ${loadBefore.map((l) => fixed(l, 1)).join(" ")} at start, ${
+    Deno.loadavg().map((l) => fixed(l, 1)).join(" ")
+  } at end`;
+  const heading = `Benchmark of ${date.slice(0, 10)} (${date}) on ${machine()}; ${load}.`;
+  const table = renderMarkdown(rows, heading);
+  if (values.json) console.log(JSON.stringify({ date, machine: machine(), load, rows }, null, 2));
+  else console.log(table);
+  if (values["update-readme"]) await updateReadme(table);
+}
