@@ -193,6 +193,9 @@ function details(observation: Observation, mock: MockModel): Record<string, unkn
     ...summarizeObservation(observation),
     mockRequests: requests.length,
     mockStatuses: [...new Set(requests.map((request) => request.status))],
+    // Which model and API surface the host really asked for, from the mock's journal.
+    mockModels: [...new Set(requests.flatMap((request) => request.model ? [request.model] : []))],
+    mockPaths: [...new Set(requests.map((request) => `${request.method} ${request.path.split("?")[0]}`))],
   };
 }
 

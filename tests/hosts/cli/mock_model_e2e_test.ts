@@ -43,6 +43,8 @@ Deno.test("every installed real CLI passes cli/mock-model/streaming end to end",
         assert.equal(outcome.status, "PASS", `${entry.id}: ${outcome.message}`);
         assert.equal(outcome.details?.groupGone, true, `${entry.id} left its process group behind`);
         assert.ok(Number(outcome.details?.mockRequests) > 0, `${entry.id} never called the mock model`);
+        const paths = outcome.details?.mockPaths as string[];
+        assert.ok(paths.every((path) => path.startsWith("POST /v1")), `${entry.id} called ${paths}`);
       },
     });
   }
