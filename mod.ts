@@ -29,3 +29,8 @@ export { findSuiteFrame, FrameSuiteBridge } from "./src/runner/suite_bridge.ts";
 export { BrowserHost } from "./src/runner/browser_host.ts";
 export { startConformanceServer } from "./src/server/server.ts";
 export type { ConformanceServer, ConformanceServerOptions } from "./src/server/server.ts";
+export type { RequestOf } from "./src/runner/host.ts";
+export type { FindSuiteFrameOptions } from "./src/runner/suite_bridge.ts";
+export type { ServerLog } from "./src/fixtures.ts";
+export { ServerLogRecorder } from "./src/server/server_log.ts";
+export type { ControlOrigins } from "./src/fixtures.ts";

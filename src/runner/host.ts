@@ -17,12 +17,17 @@ import type {
 
 /** Settings a host gets when the run starts it. */
 export interface HostSetupOptions {
+  /** Show the browser window (`--headful`); headless otherwise. */
   readonly headful: boolean;
+  /** Real products may be contacted (`--live`). */
   readonly live: boolean;
+  /** Whether to keep a Playwright trace (`--trace`). */
   readonly trace: "on" | "off" | "on-failure";
   /** Where screenshots and traces go, or `null` when the run keeps no artifacts. */
   readonly artifactsDir: string | null;
+  /** Scales every deadline (`--timeout-multiplier`). */
   readonly timeoutMultiplier: number;
+  /** Aborted when the run stops (Ctrl-C, SIGTERM). */
   readonly signal: AbortSignal;
   /** The suite's HTML, for hosts that serve the conformance MCP server themselves (the reference host). */
   readonly appHtml?: () => string | Promise<string>;
@@ -35,9 +40,13 @@ export interface HostSetupOptions {
  * (listTests / start / poll / resolve), asynchronous because every call crosses into the browser.
  */
 export interface SuiteBridge {
+  /** The suite's tests, in run order. */
   listTests(): Promise<TestMeta[]>;
+  /** Starts a run of the tests `filter` selects (`null`: all of this render's). */
   start(filter: StartFilter | null): Promise<void>;
+  /** The suite's state: running test, pending request, results so far. */
   poll(): Promise<SuitePoll>;
+  /** Answers the pending request numbered `seq`. */
   resolve(result: CapabilityResult, seq?: number): Promise<void>;
   /** Whether the View this bridge talks to is gone (torn down or navigated away). */
   isDetached(): boolean;
@@ -64,7 +73,9 @@ export type HostCapabilities = {
 
 /** A host that renders MCP Apps. */
 export interface Host extends HostCapabilities {
+  /** The registry id, e.g. `reference` or `reference:loose-csp`. */
   readonly id: string;
+  /** Starts whatever the host needs (browser, listeners, sign-in); call once before `launch`. */
   setup(options: HostSetupOptions): Promise<void>;
   /**
    * Renders the conformance suite through `launcher` (a real host is prompted to call that tool) and returns
@@ -81,5 +92,6 @@ export interface Host extends HostCapabilities {
    * with `screenshot`, saves a screenshot; returns the files written.
    */
   keepEvidence?(testId: string, options?: { readonly screenshot?: boolean }): Promise<string[]>;
+  /** Stops everything `setup` started; every process and listener is gone when it resolves. */
   teardown(): Promise<void>;
 }

@@ -27,6 +27,7 @@ export interface RunnerOptions {
   readonly requestTimeoutMs?: number;
   /** Scales every deadline (`--timeout-multiplier`). */
   readonly timeoutMultiplier?: number;
+  /** Ends the run promptly when aborted. */
   readonly signal?: AbortSignal;
   /** Called when the suite moves on to another test. */
   readonly onTestStart?: (id: string) => void;

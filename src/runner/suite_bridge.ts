@@ -11,11 +11,13 @@ import type { SuiteBridge } from "./host.ts";
 
 /** How long {@linkcode findSuiteFrame} looks before giving up. */
 export interface FindSuiteFrameOptions {
+  /** Give up after this long. */
   readonly timeoutMs: number;
   /** Between scans. */
   readonly intervalMs?: number;
   /** Frames to pass over (e.g. a View that was just torn down). */
   readonly exclude?: ReadonlySet<Frame>;
+  /** Stops looking when aborted. */
   readonly signal?: AbortSignal;
 }
 
