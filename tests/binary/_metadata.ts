@@ -36,10 +36,8 @@ export function indexOfBytes(haystack: Uint8Array, needle: Uint8Array, from = 0)
   return -1;
 }
 
-/** The metadata object: the JSON text starting at `{"argv":`, cut at its matching brace. */
-export function readMetadata(binary: Uint8Array): CompileMetadata {
-  const start = indexOfBytes(binary, new TextEncoder().encode('{"argv":'));
-  if (start === -1) throw new Error('No deno compile metadata ({"argv":…) found in the binary');
+/** The JSON value (object or array) that starts at `start`, cut at its matching bracket. */
+function jsonAt(binary: Uint8Array, start: number, what: string): unknown {
   let depth = 0;
   let inString = false;
   for (let i = start; i < binary.length; i++) {
@@ -50,10 +48,43 @@ export function readMetadata(binary: Uint8Array): CompileMetadata {
       continue;
     }
     if (byte === 0x22) inString = true;
-    else if (byte === 0x7b) depth++;
-    else if (byte === 0x7d && --depth === 0) {
-      return JSON.parse(new TextDecoder().decode(binary.subarray(start, i + 1))) as CompileMetadata;
+    else if (byte === 0x7b || byte === 0x5b) depth++;
+    else if ((byte === 0x7d || byte === 0x5d) && --depth === 0) {
+      return JSON.parse(new TextDecoder().decode(binary.subarray(start, i + 1)));
     }
   }
-  throw new Error("The deno compile metadata never closes");
+  throw new Error(`The deno compile ${what} never closes`);
+}
+
+/** The metadata object: the JSON text starting at `{"argv":`. */
+export function readMetadata(binary: Uint8Array): CompileMetadata {
+  const start = indexOfBytes(binary, new TextEncoder().encode('{"argv":'));
+  if (start === -1) throw new Error('No deno compile metadata ({"argv":…) found in the binary');
+  return jsonAt(binary, start, "metadata") as CompileMetadata;
+}
+
+/** One entry of the embedded file system's directory tree. */
+export type VfsEntry =
+  | { Dir: { n: string; e: VfsEntry[] } }
+  | { File: { n: string; o: [number, number] } }
+  | { Symlink: { n: string } };
+
+/** The embedded file system's root listing (its root is the common folder of everything embedded). */
+export function readVfsRoot(binary: Uint8Array): VfsEntry[] {
+  const text = new TextDecoder("latin1").decode(binary);
+  const start = text.search(/\[\{"(Dir|File|Symlink)":\{"n":"/);
+  if (start === -1) throw new Error("No embedded file system listing found in the binary");
+  return jsonAt(binary, start, "file system listing") as VfsEntry[];
+}
+
+/** The entry at `path` (slash-separated, relative to the root), or `undefined`. */
+export function vfsEntry(root: VfsEntry[], path: string): VfsEntry | undefined {
+  const [name, ...rest] = path.split("/");
+  for (const entry of root) {
+    const body = "Dir" in entry ? entry.Dir : "File" in entry ? entry.File : entry.Symlink;
+    if (body.n !== name) continue;
+    if (rest.length === 0) return entry;
+    return "Dir" in entry ? vfsEntry(entry.Dir.e, rest.join("/")) : undefined;
+  }
+  return undefined;
 }

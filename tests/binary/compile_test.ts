@@ -12,7 +12,7 @@ import { compileArgs } from "../../tools/compile.ts";
 import { NET_ALLOW, RUN_ALLOW, WRITE_ALLOW } from "../../src/permissions.ts";
 import { SUITE_CONFIG_ELEMENT_ID, TEARDOWN_TEST_IDS } from "../../src/fixtures.ts";
 import { SUITE_REVISION } from "../../src/version.ts";
-import { indexOfBytes, readMetadata } from "./_metadata.ts";
+import { indexOfBytes, readMetadata, readVfsRoot, vfsEntry } from "./_metadata.ts";
 import { ROOT, runToEnd, tempFolder } from "./_run.ts";
 import { denortSource } from "./_denort.ts";
 
@@ -31,17 +31,33 @@ function closedLoopbackPort(): number {
   return port;
 }
 
-/** Every module of the program's own source tree, relative to the repository root (`deno info --json`). */
+/**
+ * Every module of the program's own source tree that runs (reached from `main.ts` through code imports, not
+ * type-only ones, which compile erases), relative to the repository root (`deno info --json`).
+ */
 async function localModules(): Promise<string[]> {
   const { code, stdout, stderr } = await runToEnd(Deno.execPath(), ["info", "--json", "main.ts"], {
     cwd: ROOT,
     timeoutMs: 120_000,
   });
   assert.equal(code, 0, stderr);
-  const info = JSON.parse(stdout) as { modules: { specifier: string }[] };
+  const info = JSON.parse(stdout) as {
+    roots: string[];
+    modules: { specifier: string; dependencies?: { code?: { specifier: string } }[] }[];
+  };
+  const edges = new Map(info.modules.map((module) => [
+    module.specifier,
+    (module.dependencies ?? []).flatMap((dependency) => dependency.code ? [dependency.code.specifier] : []),
+  ]));
   const root = new URL(`file://${ROOT}`).href;
-  return info.modules.map((module) => module.specifier).filter((specifier) => specifier.startsWith(root))
-    .map((specifier) => specifier.slice(root.length));
+  const seen = new Set<string>();
+  const queue = [...info.roots];
+  for (let next = queue.pop(); next !== undefined; next = queue.pop()) {
+    if (seen.has(next) || !next.startsWith(root)) continue;
+    seen.add(next);
+    queue.push(...(edges.get(next) ?? []));
+  }
+  return [...seen].map((specifier) => specifier.slice(root.length)).sort();
 }
 
 /** The built-in expectation files (`hosts/expectations/`, embedded when present), relative to the root. */
@@ -77,9 +93,20 @@ Deno.test({
     assert.deepEqual(binary.subarray(0, 16), standIn.subarray(0, 16), "the runtime part is the stand-in");
     assert.ok(binary.length > standIn.length + 1_000_000, `output is only ${binary.length} bytes`);
 
+    // The embedded file system is rooted at the repository, so a module's `new URL("../../dist/…",
+    // import.meta.url)` finds the asset inside the binary; its bytes sit at the listed offset.
+    const vfs = readVfsRoot(binary);
+    let dataStart: number | null = null;
     for (const asset of ASSETS) {
       const content = await Deno.readFile(asset.url);
-      assert.ok(indexOfBytes(binary, content) !== -1, `${asset.path} is not embedded whole`);
+      const at = indexOfBytes(binary, content);
+      assert.ok(at !== -1, `${asset.path} is not embedded whole`);
+      const entry = vfsEntry(vfs, asset.path);
+      assert.ok(entry && "File" in entry, `${asset.path} is not in the binary's file system`);
+      const [offset, length] = entry.File.o;
+      assert.equal(length, content.length, `${asset.path}: embedded length`);
+      dataStart ??= at - offset;
+      assert.equal(at - offset, dataStart, `${asset.path}: its bytes are not where the listing says`);
     }
     const suite = await Deno.readTextFile(ASSETS[0]!.url);
     for (const marker of [`<script id="${SUITE_CONFIG_ELEMENT_ID}"`, ...TEARDOWN_TEST_IDS]) {
@@ -92,9 +119,9 @@ Deno.test({
       modules.join(),
     );
     for (const module of modules) {
-      const name = new TextEncoder().encode(module.split("/").at(-1)!);
-      assert.ok(indexOfBytes(binary, name) !== -1, `module ${module} is not in the binary's file system`);
+      assert.ok(vfsEntry(vfs, module), `module ${module} is not in the binary's file system`);
     }
+    assert.equal(vfsEntry(vfs, "tests"), undefined, "the tests are not part of the program");
 
     for await (const entry of expectationFiles()) {
       const content = await Deno.readFile(new URL(entry, `file://${ROOT}`));
