@@ -33,4 +33,5 @@ export type { RequestOf } from "./src/runner/host.ts";
 export type { FindSuiteFrameOptions } from "./src/runner/suite_bridge.ts";
 export type { ServerLog } from "./src/fixtures.ts";
 export { ServerLogRecorder } from "./src/server/server_log.ts";
+export type { ServerLogEntry, ServerLogSnapshot } from "./src/server/server_log.ts";
 export type { ControlOrigins } from "./src/fixtures.ts";
