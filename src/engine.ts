@@ -31,7 +31,7 @@ export interface PlanFilter {
 export function catalogue(
   entries: readonly HostEntry[],
   suites: readonly SuiteDriver[],
-  settings: Pick<RunSettings, "live" | "mockModel">,
+  settings: Pick<RunSettings, "live" | "mockModel" | "goldenPaths">,
 ): PlanItem[] {
   const items: PlanItem[] = [];
   for (const entry of entries) {

@@ -58,7 +58,11 @@ export async function listCommand(args: string[], io: CliIo): Promise<number> {
   }
 
   const entries = names.length ? resolveHosts(names, known) : known;
-  const items = catalogue(entries, SUITES, { live: false, mockModel: false });
+  const items = catalogue(entries, SUITES, {
+    live: false,
+    mockModel: false,
+    goldenPaths: config.goldenPaths,
+  });
   const rows = items.flatMap((item) =>
     item.tests.map((t) => ({ host: item.entry.id, suite: item.suite.id, test: t.id, title: t.title ?? t.id }))
   );

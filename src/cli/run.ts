@@ -9,7 +9,7 @@ import { catalogue, executePlan, filterPlan, type PlanItem, tiersOf } from "../e
 import { EXIT, UsageError } from "../errors.ts";
 import { loadExpectations, unexpectedResults } from "../expectations.ts";
 import { formatShard, parseShard, WHOLE } from "../shard.ts";
-import type { RunSettings, SuiteDriver, SuiteId } from "../suite.ts";
+import type { RunSettings, SuiteDriver, SuiteId, UserGoldenPath } from "../suite.ts";
 import type { HostEntry } from "../host.ts";
 import { didYouMean } from "../suggest.ts";
 import { booleanFlag, type CommandSpec, listFlag, oneOf, parseCommandLine, stringFlag } from "./args.ts";
@@ -140,7 +140,9 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
 }
 
 /** Plans the run for `options`: the filtered (host, tests) list, or a usage error saying why it is empty. */
-export async function planRun(options: RunOptions): Promise<{ plan: PlanItem[]; all: PlanItem[] }> {
+export async function planRun(
+  options: RunOptions,
+): Promise<{ plan: PlanItem[]; all: PlanItem[]; goldenPaths: readonly UserGoldenPath[] }> {
   const config = options.config ? await loadConfig(options.config) : EMPTY_CONFIG;
   const entries = resolveHosts(options.hosts, knownHosts(config));
   if (!options.live) {
@@ -163,7 +165,8 @@ export async function planRun(options: RunOptions): Promise<{ plan: PlanItem[]; 
       if (problem !== null) throw new UsageError(problem);
     }
   }
-  const all = catalogue(entries, SUITES, options);
+  const goldenPaths = config.goldenPaths;
+  const all = catalogue(entries, SUITES, { ...options, goldenPaths });
   for (const entry of entries) {
     if (!all.some((item) => item.entry.id === entry.id && item.tests.length > 0)) {
       throw new UsageError(`Host "${entry.id}" has no tests in this build: its suite is not built yet`);
@@ -185,7 +188,7 @@ export async function planRun(options: RunOptions): Promise<{ plan: PlanItem[]; 
       `No test matches the filters (--suite, --tier, --grep). Run "conformance list tests"`,
     );
   }
-  return { plan, all };
+  return { plan, all, goldenPaths };
 }
 
 /** Runs the conformance suites as `options` say, reporting to `io`; returns the exit code. */
@@ -198,7 +201,7 @@ export async function runConformance(
     ? options.expectations
     : [await builtInExpectationsDir()].filter((p): p is string => p !== null);
   const expectations = await loadExpectations(expectationPaths);
-  const { plan } = await planRun(options);
+  const { plan, goldenPaths } = await planRun(options);
 
   const literals = secretsFromEnv(Deno.env.toObject());
   const scrub = (text: string) => redact(text, literals);
@@ -225,6 +228,7 @@ export async function runConformance(
   const settings: RunSettings = {
     live: options.live,
     mockModel: options.mockModel,
+    goldenPaths,
     timeoutMultiplier: options.timeoutMultiplier,
     headful: options.headful,
     trace: options.trace,
