@@ -1,7 +1,7 @@
 /**
  * A chat surface on the reference host page, so it can be driven the way a real chat product is: a composer
- * (typing a prompt that names a launcher renders the app), the conversation as DOM, and a theme setting
- * (System / Light / Dark). A web host described in YAML drives the reference host through these alone; the
+ * (enabled once the host is connected; a prompt that names a launcher renders the app), the conversation as
+ * DOM, and a theme setting (System / Light / Dark). A web host described in YAML drives the reference host through these alone; the
  * built-in `reference` host keeps using its hooks, and its behaviour does not change: the surface adds no
  * turns of its own, and the theme setting stays on "System" (the OS scheme) unless someone picks another.
  *
@@ -15,6 +15,8 @@
 /** Element ids and the composer's launcher pattern, for YAML descriptions and tests. */
 export const CHAT_SURFACE = {
   composer: "#prompt",
+  /** Present once the host page is connected (the composer is enabled then). */
+  ready: "#prompt:enabled",
   send: "#send",
   conversation: "#conversation li",
   themeChoice: (to: "system" | "light" | "dark") => `[data-theme-choice="${to}"]`,
@@ -22,7 +24,7 @@ export const CHAT_SURFACE = {
 
 const MARKUP = `<section id="chat" aria-label="Chat" style="margin-top:12px;max-width:720px">` +
   `<ol id="conversation" aria-label="Conversation"></ol>` +
-  `<form id="composer"><input id="prompt" aria-label="Message" autocomplete="off" style="width:60%">` +
+  `<form id="composer"><input id="prompt" aria-label="Message" autocomplete="off" disabled style="width:60%">` +
   ` <button id="send" type="submit">Send</button></form>` +
   `<p id="theme" role="group" aria-label="Theme">Theme: ` +
   `<button type="button" data-theme-choice="system">System</button> ` +
@@ -78,6 +80,7 @@ const SCRIPT = `(() => {
     const list = document.getElementById("conversation");
     let shown = 0;
     setInterval(() => {
+      if (prompt.disabled && globalThis.__referenceHost?.ready) prompt.disabled = false;
       const turns = globalThis.__referenceHost?.conversation ?? [];
       if (turns.length < shown) { list.replaceChildren(); shown = 0; }
       for (; shown < turns.length; shown++) {

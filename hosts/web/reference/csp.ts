@@ -17,6 +17,10 @@ export interface CspFlaws {
   readonly loose?: boolean;
   /** Add `'unsafe-eval'` to `script-src` (basic-host style). */
   readonly unsafeEval?: boolean;
+  /** Leave the declared `resourceDomains` out (anthropics/claude-ai-mcp#40, #54). */
+  readonly ignoreResourceDomains?: boolean;
+  /** Leave the declared `frameDomains` out (same reports). */
+  readonly ignoreFrameDomains?: boolean;
 }
 
 /** The policy flaws of a broken variant (none for the conformant host or unrelated variants). */
@@ -25,6 +29,8 @@ export function cspFlawsOf(variant: string | null): CspFlaws {
     loose: variant === "loose-csp",
     unsanitized: variant === "csp-unsanitized",
     unsafeEval: variant === "csp-unsafe-eval",
+    ignoreResourceDomains: variant === "resource-domains-ignored",
+    ignoreFrameDomains: variant === "frame-domains-ignored",
   };
 }
 
@@ -64,8 +70,8 @@ export function buildCsp(csp: DeclaredCsp | undefined, flaws: CspFlaws = {}): st
     ].join("; ");
   }
   const list = (domains: string[] | undefined) => keep(domains).map((domain) => ` ${domain}`).join("");
-  const resources = list(csp.resourceDomains);
-  const frames = keep(csp.frameDomains);
+  const resources = flaws.ignoreResourceDomains ? "" : list(csp.resourceDomains);
+  const frames = flaws.ignoreFrameDomains ? [] : keep(csp.frameDomains);
   const bases = keep(csp.baseUriDomains);
   return [
     "default-src 'none'",

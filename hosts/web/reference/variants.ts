@@ -281,6 +281,19 @@ export const VARIANTS: readonly Variant[] = [
     ],
   },
   {
+    name: "resource-domains-ignored",
+    area: "security",
+    summary: "builds the CSP without the declared resourceDomains (anthropics/claude-ai-mcp#40, #54)",
+    // The sanitisation check's positive control (an image from the valid declared origin) fails with it.
+    fails: ["security/csp-resource-img", "security/csp-resource-script", "security/csp-sanitized"],
+  },
+  {
+    name: "frame-domains-ignored",
+    area: "security",
+    summary: "builds the CSP without the declared frameDomains (anthropics/claude-ai-mcp#40, #54)",
+    fails: ["security/csp-frame-src", "security/csp-applied-policy"],
+  },
+  {
     name: "csp-unsanitized",
     area: "security",
     summary: "copies declared domain strings into the CSP verbatim (vercel/ai#17192)",
