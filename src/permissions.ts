@@ -17,11 +17,13 @@
  * - **write**: the working folder and temp (`/tmp`; `/var/folders` is macOS's temp). Reports and temp files go
  *   there, or the write is refused with {@linkcode explainRefusal}'s message; browser profiles are written by
  *   the browser, a child process.
- * - **read, env, sys** stay whole: host detection stats every PATH folder and the files the user names
+ * - **sys**: the few system facts read ({@linkcode SYS_ALLOW}).
+ * - **read** and **env** stay whole: host detection stats every PATH folder and the files the user names
  *   (`--config`, `--expectations`) can be anywhere; Playwright alone reads about a hundred environment
- *   variables and a dozen system facts by name as it loads and throws on the first one refused, so a list
- *   would break on every dependency upgrade. Children never see the parent's environment wholesale: the
- *   executor projects it to an allow-list (`src/exec/env.ts`).
+ *   variables by name as it loads and throws on the first one refused, the executor and Playwright hand
+ *   children an environment built from the whole of it, and a `--config` host names its own variables.
+ *   Children never see the parent's environment wholesale: the executor projects it to an allow-list
+ *   (`src/exec/env.ts`).
  *
  * @module
  */
@@ -60,6 +62,12 @@ export const RUN_ALLOW: readonly string[] = [
   ...HOST_BINARIES,
 ];
 
+/**
+ * The system facts the harness may read: `uid` (root needs Chromium's --no-sandbox), and what Playwright reads
+ * as it loads (`osRelease`, `homedir`; `cpus` on macOS, to tell Apple silicon).
+ */
+export const SYS_ALLOW: readonly string[] = ["uid", "osRelease", "homedir", "cpus"];
+
 /** Where the harness may write: the working folder (resolved when the program starts) and temp. */
 export const WRITE_ALLOW: readonly string[] = [".", "/tmp", "/var/folders"];
 
@@ -85,7 +93,7 @@ export function permissionFlags(alsoRun: readonly string[] = []): string[] {
     "--allow-read",
     `--allow-write=${WRITE_ALLOW.join(",")}`,
     "--allow-env",
-    "--allow-sys",
+    `--allow-sys=${SYS_ALLOW.join(",")}`,
     `--allow-run=${[...RUN_ALLOW, ...alsoRun].join(",")}`,
     `--allow-net=${NET_ALLOW.join(",")}`,
     // Deno would otherwise let the program import code from jsr.io, deno.land, esm.sh and a few more.

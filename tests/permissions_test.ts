@@ -36,6 +36,7 @@ Deno.test("no task grants everything, and the product's set names its net, run a
   assert.equal(scoped("--allow-import"), "--allow-import=127.0.0.1,localhost,[::1]");
   assert.ok(scoped("--allow-run"), "run access must be a list");
   assert.ok(scoped("--allow-write"), "write access must be a list");
+  assert.ok(scoped("--allow-sys"), "system facts must be a list");
   assert.ok(!PERMISSION_FLAGS.includes("--allow-run") && !PERMISSION_FLAGS.includes("--allow-net"));
   assert.ok(PERMISSION_FLAGS.includes("--no-prompt"), "a refusal must never wait for an answer");
 });

@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { ASSETS, buildAssets } from "../../tools/build_assets.ts";
 import { compileArgs } from "../../tools/compile.ts";
-import { NET_ALLOW, RUN_ALLOW, WRITE_ALLOW } from "../../src/permissions.ts";
+import { NET_ALLOW, RUN_ALLOW, SYS_ALLOW, WRITE_ALLOW } from "../../src/permissions.ts";
 import { SUITE_CONFIG_ELEMENT_ID, TEARDOWN_TEST_IDS } from "../../src/fixtures.ts";
 import { SUITE_REVISION } from "../../src/version.ts";
 import { indexOfBytes, readMetadata, readVfsRoot, vfsEntry } from "./_metadata.ts";
@@ -135,6 +135,7 @@ Deno.test({
     assert.equal(metadata.permissions.prompt, false, "a refusal must never wait for an answer");
     assert.deepEqual(metadata.permissions.allow_run, [...RUN_ALLOW]);
     assert.deepEqual(metadata.permissions.allow_write, [...WRITE_ALLOW]);
+    assert.deepEqual(metadata.permissions.allow_sys, [...SYS_ALLOW]);
     assert.equal(metadata.log_level?.toUpperCase(), "ERROR", "the binary must keep Deno's notes quiet");
   },
 });
