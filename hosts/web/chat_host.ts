@@ -21,6 +21,9 @@ import { clickByLabel, findAppFrame, findConversationText, inspectAppFrame } fro
 import { Pacer } from "./pacing.ts";
 import { profileDirFor } from "./profile.ts";
 
+/** How long a theme switch in `resetIsolation` gets to reach the View before the next test looks. */
+const THEME_SETTLE_MS = 500;
+
 /** One chat product's DOM. Selectors are CSS, tried in order; labels are exact accessible names. */
 export interface ChatDom {
   readonly url: string;
@@ -390,6 +393,8 @@ export class ChatHost extends BrowserHost {
       await this.page.keyboard.press("Escape");
     }
     await this.toggleTheme({ kind: "toggleTheme", to: "light" });
+    // The next test reads the View's theme at once: let the host's context change reach the View first.
+    await new Promise((resolve) => setTimeout(resolve, THEME_SETTLE_MS));
     const bridge = this.bridge;
     if (bridge !== null && !bridge.isDetached()) {
       const reset = bridge.frame.getByTestId(RESET_INLINE_TEST_ID);

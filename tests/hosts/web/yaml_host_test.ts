@@ -16,6 +16,7 @@ import { chromiumPath } from "../../../src/runner/chromium.ts";
 import type { RunSettings } from "../../../src/suite.ts";
 import { appsDriver } from "../../../suite/apps/driver.ts";
 import { loadSuiteHtml } from "../../../suite/apps/build.ts";
+import { conformanceArgv } from "../../robustness/_harness.ts";
 
 function referenceYaml(url: string): string {
   return `hosts:
@@ -28,6 +29,7 @@ function referenceYaml(url: string): string {
     commit: { selector: "${CHAT_SURFACE.send}" }
     themeToggle: { selector: '[data-theme-choice="{to}"]' }
     dialogs: { download: [Download], sampling: [Allow] }
+    signedIn: "${CHAT_SURFACE.ready}"
     live: false
 `;
 }
@@ -117,6 +119,46 @@ Deno.test("a live YAML web host needs --live and a signed-in profile", async () 
   try {
     const problem = await entry.preflight!({ profileDir: dir });
     assert.match(problem ?? "", new RegExp(`conformance login --host acme" --profile-dir "${dir}"`));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test({
+  name: "conformance run --config drives the YAML web host under the harness's own permission set",
+  ignore: chromiumPath() === null,
+  sanitizeResources: false,
+  sanitizeOps: false,
+}, async () => {
+  await using listeners = await startReferenceListeners({ appHtml: loadSuiteHtml, variant: null });
+  const dir = await Deno.makeTempDir({ dir: ".", prefix: ".yaml-host-test-" });
+  try {
+    await Deno.writeTextFile(`${dir}/hosts.yaml`, referenceYaml(listeners.hostPageUrl.href));
+    const wanted = [
+      "apps/lifecycle/tool-input",
+      "apps/messages/add-to-conversation",
+      "apps/security/iframe-sandboxed",
+    ];
+    const { binary, args } = conformanceArgv([
+      "run",
+      "--config",
+      `${dir}/hosts.yaml`,
+      "--host",
+      "reference-yaml",
+      "--grep",
+      `^(${wanted.join("|")})$`,
+      "--reporter",
+      "json",
+      "--out",
+      dir,
+    ]);
+    const output = await new Deno.Command(binary, { args, stdin: "null" }).output();
+    const report = JSON.parse(await Deno.readTextFile(`${dir}/report.json`)) as {
+      results: { test: string; status: string; host: string }[];
+    };
+    assert.equal(output.code, 0, JSON.stringify(report.results));
+    assert.deepEqual(report.results.map((result) => result.test).sort(), [...wanted].sort());
+    for (const result of report.results) assert.equal(result.status, "PASS", JSON.stringify(result));
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
