@@ -86,6 +86,9 @@ export class SuiteEngine<Env> implements InIframeChannel {
   /** Starts the run; ignored while one is running. `null` and `undefined` mean every test of this render. */
   start(filter?: StartFilter | null): void {
     if (this.#state === "running") return;
+    // A Runner starts the suite and polls right after; counting the start as contact keeps the by-hand card
+    // from answering the first request "unsupported" before that first poll lands (seen on a loaded machine).
+    this.#lastPoll = performance.now();
     const selected = this.#tests.filter((test) => matches(test, filter ?? null));
     this.#state = "running";
     this.#results = [];
