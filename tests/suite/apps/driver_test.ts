@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { REFERENCE_HOST } from "../../../hosts/web/reference.ts";
+import { REFERENCE_HOST, REFERENCE_VARIANT_HOSTS } from "../../../hosts/web/reference.ts";
 import type { Outcome } from "../../../src/outcome.ts";
 import type { RunSettings, TestCase } from "../../../src/suite.ts";
 import { appsDriver } from "../../../suite/apps/driver.ts";
@@ -76,6 +76,39 @@ Deno.test({
     } finally {
       if (previous === undefined) Deno.env.delete("CONFORMANCE_CHROMIUM");
       else Deno.env.set("CONFORMANCE_CHROMIUM", previous);
+    }
+  },
+});
+
+Deno.test({
+  name: "a failed manual test keeps a screenshot, and --trace on-failure keeps the trace",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: async () => {
+    const outDir = await Deno.makeTempDir({ prefix: "conformance-driver-test-" });
+    try {
+      const entry = REFERENCE_VARIANT_HOSTS.find((candidate) =>
+        candidate.id === "reference:open-link-dropped"
+      )!;
+      const finished = new Map<string, Outcome>();
+      await appsDriver.run(entry, [{ id: "apps/links/open-external" }], {
+        ...SETTINGS,
+        outDir,
+        trace: "on-failure",
+      }, {
+        started: () => {},
+        finished: (_host, test, outcome) => void finished.set(test, outcome),
+      });
+      const outcome = finished.get("apps/links/open-external");
+      assert.equal(outcome?.status, "WARN", outcome?.message);
+      const [screenshot] = outcome?.details?.screenshots as string[];
+      assert.ok(screenshot?.startsWith(outDir), `screenshot ${screenshot} outside ${outDir}`);
+      const png = await Deno.readFile(screenshot!);
+      assert.deepEqual([...png.subarray(1, 4)], [0x50, 0x4e, 0x47], "the screenshot is a PNG");
+      const files = [...Deno.readDirSync(outDir)].map((file) => file.name);
+      assert.ok(files.some((name) => name.endsWith("-trace.zip")), `no trace in ${files.join(", ")}`);
+    } finally {
+      await Deno.remove(outDir, { recursive: true });
     }
   },
 });
