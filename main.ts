@@ -12,18 +12,15 @@ if (import.meta.main) {
   }
   const { runCli } = await import("./src/cli/mod.ts");
   const { processIo } = await import("./src/cli/io.ts");
-  const { exitCodeOf, UsageError } = await import("./src/errors.ts");
   let code: number;
   try {
     code = await runCli(args, processIo());
   } catch (error) {
-    code = exitCodeOf(error);
-    const message = error instanceof Error ? error.message : String(error);
-    const known = error instanceof Error && "exitCode" in error;
-    console.error(
-      `conformance: ${known || error instanceof UsageError ? message : `internal error: ${message}`}`,
-    );
-    if (!known && Deno.env.get("CONFORMANCE_DEBUG")) console.error(error);
+    const { describeFailure } = await import("./src/cli/failure.ts");
+    const failure = describeFailure(error);
+    console.error(`conformance: ${failure.line}`);
+    if (failure.internal && Deno.env.get("CONFORMANCE_DEBUG")) console.error(error);
+    code = failure.exitCode;
   }
   Deno.exit(code);
 }

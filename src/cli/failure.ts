@@ -1,0 +1,20 @@
+/**
+ * How an error that reached the top of the command becomes one line on stderr and an exit code: domain errors
+ * keep their code and message, a refusal of the harness's permission set says what to do (exit 2), anything
+ * else is an internal error (exit 3) whose stack is shown only with `CONFORMANCE_DEBUG=1`.
+ *
+ * @module
+ */
+import { EXIT, exitCodeOf } from "../errors.ts";
+import { explainRefusal } from "../permissions.ts";
+
+/** The line to print (without the `conformance: ` prefix) and the exit code for `error`. */
+export function describeFailure(error: unknown): { line: string; exitCode: number; internal: boolean } {
+  const refusal = explainRefusal(error);
+  if (refusal !== null) return { line: refusal, exitCode: EXIT.usage, internal: false };
+  const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof Error && "exitCode" in error) {
+    return { line: message.split("\n")[0]!, exitCode: exitCodeOf(error), internal: false };
+  }
+  return { line: `internal error: ${message.split("\n")[0]}`, exitCode: EXIT.harness, internal: true };
+}

@@ -1,0 +1,26 @@
+import assert from "node:assert/strict";
+import { describeFailure } from "../../src/cli/failure.ts";
+import { NotBuiltError, UsageError } from "../../src/errors.ts";
+
+Deno.test("domain errors keep their exit code and print one line", () => {
+  assert.deepEqual(describeFailure(new UsageError('Unknown host "x"')), {
+    line: 'Unknown host "x"',
+    exitCode: 2,
+    internal: false,
+  });
+  assert.equal(describeFailure(new NotBuiltError("thing", "issue 9")).exitCode, 3);
+});
+
+Deno.test("a permission refusal says what to do and exits 2", () => {
+  const refusal = new Deno.errors.NotCapable(
+    'Requires write access to "/var/tmp/x", run again with the --allow-write flag',
+  );
+  const failure = describeFailure(refusal);
+  assert.equal(failure.exitCode, 2);
+  assert.match(failure.line, /Cannot write "\/var\/tmp\/x"/);
+});
+
+Deno.test("anything else is an internal error, exit 3, still one line", () => {
+  const failure = describeFailure(new TypeError("x is undefined\n    at foo (bar.ts:1:1)"));
+  assert.deepEqual(failure, { line: "internal error: x is undefined", exitCode: 3, internal: true });
+});
