@@ -92,6 +92,18 @@ export class Runner {
    */
   async run(bridge: SuiteBridge, filter: StartFilter | null): Promise<SubtestResult[]> {
     await bridge.start(filter);
+    // A second, independent poll loop for the whole run, so the suite keeps seeing a Runner while this loop
+    // services a request or records a result (a suite that sees no polls for a while may answer its own
+    // requests, as for a person running it by hand).
+    const heartbeat = keepPolling(bridge, HEARTBEAT_MS);
+    try {
+      return await this.#serve(bridge);
+    } finally {
+      await heartbeat.stop();
+    }
+  }
+
+  async #serve(bridge: SuiteBridge): Promise<SubtestResult[]> {
     let seen = 0;
     let lastChange = Date.now();
     let progressKey = "";
@@ -129,15 +141,7 @@ export class Runner {
         const fresh = poll.request !== null && (seq === null || seq !== answeredSeq);
         if (fresh && poll.request !== null) {
           this.#onRequest?.(poll.request, poll.runningId);
-          // Keep polling while the host works, so the suite knows a Runner is attached (a suite that sees no
-          // polls for a while may answer its own requests, as for a person running it by hand).
-          const heartbeat = keepPolling(bridge, HEARTBEAT_MS);
-          let answer: CapabilityResult;
-          try {
-            answer = await this.dispatch(poll.request);
-          } finally {
-            await heartbeat.stop();
-          }
+          const answer = await this.dispatch(poll.request);
           answeredSeq = seq;
           lastChange = Date.now();
           try {
@@ -192,7 +196,7 @@ export class Runner {
   }
 }
 
-/** Between the polls that show the suite a Runner is attached while a request is being serviced. */
+/** Between the heartbeat polls that show the suite a Runner is attached. */
 const HEARTBEAT_MS = 400;
 
 function keepPolling(bridge: SuiteBridge, intervalMs: number): { stop(): Promise<void> } {
