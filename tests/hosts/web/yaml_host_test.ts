@@ -77,7 +77,7 @@ Deno.test({
       assert.match(
         got.message ?? "",
         /does not support "(readModelToolList|cancelTool|triggerTeardown|streamPartialInput)"|cannot read the server log|No second server .* \(positive control\)/,
-        `${test} SKIPs only because the YAML host cannot service it`,
+        `${test} SKIPs only because the YAML host cannot service it: ${got.message}`,
       );
       skipped.push(test);
       continue;
