@@ -92,6 +92,11 @@ for (const shape of SHAPES) {
       `the run took ${Math.round(elapsed)} ms, past the ${TEST_DEADLINE_MS} ms deadline plus slack`,
     );
     const peak = harness.peakRssBytes();
+    console.log(
+      `${shape.name}: ${result.status} in ${Math.round(elapsed)} ms, harness peak ${
+        (peak / 2 ** 20).toFixed(1)
+      } MiB`,
+    );
     assert.ok(peak > 0, "no VmHWM sample of the harness was taken");
     assert.ok(
       peak < PEAK_LIMIT_BYTES,
