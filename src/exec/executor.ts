@@ -20,6 +20,7 @@ import { DEFAULT_MAX_LINE_BYTES, readLines } from "./line_reader.ts";
 import type { Observation, StopReason, Violation } from "./observation.ts";
 import { groupAlive, killGroup } from "./process_group.ts";
 import { explainRefusal } from "../permissions.ts";
+import { HarnessError } from "../errors.ts";
 
 /** Handed to every callback: lets a caller stop the run from inside it. */
 export interface RunControl {
@@ -84,7 +85,9 @@ const delay = (ms: number) => new Promise<"late">((resolve) => setTimeout(() => 
 
 /**
  * Runs one invocation to the end and reports what happened. Never throws for anything the host does; a
- * spawn failure is an observation with `spawnError` set.
+ * spawn failure is an observation with `spawnError` set. Throws {@linkcode HarnessError} only when the
+ * harness's own permission set refuses to start the program: that is not the host's fault, so the tiers
+ * report it as ERROR.
  *
  * @example
  * ```ts
@@ -151,7 +154,10 @@ async function run(
       detached: true,
     }).spawn();
   } catch (error) {
-    const reason = explainRefusal(error) ?? (error instanceof Error ? error.message : String(error));
+    // The harness's own permission set refusing the program is the harness's limit, not the host's fault.
+    const refusal = explainRefusal(error);
+    if (refusal !== null) throw new HarnessError(refusal, { cause: error });
+    const reason = error instanceof Error ? error.message : String(error);
     const message = `Subprocess spawn failed: ${reason}`;
     violations.push({ kind: "spawn_failed", stream: "process", message });
     return finish({ ...base, started, stdoutLines: 0, stdoutBytes: 0, exitCode: null, signal: null }, {

@@ -66,6 +66,11 @@ Deno.test("under the permission set the fake tier passes and an agent CLI outsid
   );
   assert.ok(refused.length > 0, "the outsider's spawns must be refused by the permission set");
   for (const result of refused) {
+    assert.equal(
+      result.status,
+      "ERROR",
+      `a refusal is the harness's limit, not the host's fault: ${result.test}`,
+    );
     assert.match(result.message, /Program ".*\/my-agent" is outside the harness's run permission/);
     assert.match(result.message, /--also-run my-agent/);
   }
