@@ -102,6 +102,7 @@ export const DENORT_HINT = [
 /** Runs one `deno compile`; resolves to its exit code, printing {@linkcode DENORT_HINT} on a failed download. */
 export async function compileOne(target: CompileTarget): Promise<number> {
   const output = await new Deno.Command(Deno.execPath(), {
+    detached: true,
     args: compileArgs(target),
     cwd: decodeURIComponent(ROOT.pathname),
     stdin: "null",

@@ -40,6 +40,7 @@ async function run(
   options: { cwd?: string; env?: Record<string, string> } = {},
 ) {
   const child = new Deno.Command(cmd, {
+    detached: true,
     args,
     stdin: "null",
     stdout: "piped",

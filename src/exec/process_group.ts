@@ -32,14 +32,22 @@ export function signalGroup(pgid: number, signal: Deno.Signal): boolean {
  */
 function killBinary(pgid: number, signal: Deno.Signal | 0): boolean {
   const args = signal === 0 ? ["-0"] : ["-s", signal.replace(/^SIG/, "")];
-  const { success, stderr } = new Deno.Command("kill", {
-    args: [...args, "--", `-${pgid}`],
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).outputSync();
-  if (success) return true;
-  const message = new TextDecoder().decode(stderr).trim();
+  for (let attempt = 0;; attempt++) {
+    // Detached: a Ctrl-C to the harness's group must not kill the probe and make a live group look gone.
+    const { success, stderr, signal: killedBy } = new Deno.Command("kill", {
+      args: [...args, "--", `-${pgid}`],
+      stdin: "null",
+      stdout: "null",
+      stderr: "piped",
+      detached: true,
+    }).outputSync();
+    if (success) return true;
+    if (killedBy !== null && attempt < 3) continue;
+    return killFailed(pgid, signal, new TextDecoder().decode(stderr).trim());
+  }
+}
+
+function killFailed(pgid: number, signal: Deno.Signal | 0, message: string): boolean {
   if (signal === 0 || /No such process|ESRCH/i.test(message)) return false;
   throw new Error(`"kill -s ${signal} -- -${pgid}" failed: ${message}`);
 }
@@ -68,6 +76,7 @@ async function memberStates(pgid: number): Promise<string[] | null> {
       stdin: "null",
       stdout: "piped",
       stderr: "null",
+      detached: true,
     }).output();
     if (!success) return null;
     return new TextDecoder().decode(stdout).split("\n").map((line) => line.trim().split(/\s+/))

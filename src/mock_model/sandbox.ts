@@ -37,6 +37,7 @@ export async function createSandbox(): Promise<Sandbox> {
       stdin: "null",
       stdout: "null",
       stderr: "null",
+      detached: true,
       env: {
         HOME: home,
         GIT_CONFIG_NOSYSTEM: "1",

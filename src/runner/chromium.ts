@@ -116,8 +116,13 @@ export async function launchChromium(options: LaunchOptions = {}): Promise<Launc
 
 /** Pids of processes whose command line contains `text` (read with `ps`, since /proc needs --allow-all). */
 async function pidsWithArgument(text: string): Promise<number[]> {
-  const output = await new Deno.Command("ps", { args: ["-eo", "pid=,args="], stdin: "null", stderr: "null" })
-    .output();
+  // Detached, like every helper the harness runs: a Ctrl-C to the harness's group must not end the probe.
+  const output = await new Deno.Command("ps", {
+    args: ["-eo", "pid=,args="],
+    stdin: "null",
+    stderr: "null",
+    detached: true,
+  }).output();
   return new TextDecoder().decode(output.stdout).split("\n")
     .filter((line) => line.includes(text))
     .map((line) => Number.parseInt(line.trim(), 10))
@@ -138,6 +143,7 @@ async function waitPidsGone(find: () => Promise<number[]>, graceMs: number): Pro
       stdin: "null",
       stdout: "null",
       stderr: "null",
+      detached: true,
     })
       .output();
   }

@@ -124,6 +124,7 @@ async function executorStreamRows(): Promise<BenchRow[]> {
   try {
     file = await largeClaudeStream(STREAM_MB);
     const child = new Deno.Command(Deno.execPath(), {
+      detached: true,
       args: ["run", "--quiet", ...permissionFlags(["cat"]), path("tests/bench/_executor_stream.ts"), file],
       stdin: "null",
       stdout: "piped",
@@ -231,6 +232,7 @@ async function medianMs(runs: number, binary: string, args: readonly string[]): 
   for (let run = 0; run <= runs; run++) {
     const started = performance.now();
     const output = await new Deno.Command(binary, {
+      detached: true,
       args: [...args],
       stdin: "null",
       stdout: "null",

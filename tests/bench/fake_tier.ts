@@ -38,6 +38,7 @@ export interface BenchFakeTierOptions {
 async function timeRun(binary: string, args: readonly string[]): Promise<number> {
   const started = performance.now();
   const output = await new Deno.Command(binary, {
+    detached: true,
     args: [...args],
     stdin: "null",
     stdout: "null",

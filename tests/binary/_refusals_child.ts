@@ -6,7 +6,9 @@ import { explainRefusal } from "../../src/permissions.ts";
 
 const [outsider, outsideFile] = Deno.args as [string, string];
 const attempts: Record<string, () => unknown> = {
-  run: () => new Deno.Command(outsider, { stdin: "null", stdout: "null", stderr: "null" }).outputSync(),
+  run: () =>
+    new Deno.Command(outsider, { detached: true, stdin: "null", stdout: "null", stderr: "null" })
+      .outputSync(),
   write: () => Deno.writeTextFileSync(outsideFile, "refused"),
   listen: () => Deno.listen({ hostname: "0.0.0.0", port: 0 }).close(),
   kill: () => Deno.kill(-2_000_000_000, "SIGCONT"),

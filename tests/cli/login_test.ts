@@ -121,7 +121,13 @@ for (const host of ["chatgpt", "claude-ai", "mistral", "vscode", "goose", "curso
     const { binary, args } = conformanceArgv(["run", "--host", host]);
     const env = { ...Deno.env.toObject() };
     delete env.CONFORMANCE_LIVE;
-    const output = await new Deno.Command(binary, { args, env, clearEnv: true, stdin: "null" }).output();
+    const output = await new Deno.Command(binary, {
+      detached: true,
+      args,
+      env,
+      clearEnv: true,
+      stdin: "null",
+    }).output();
     const stderr = new TextDecoder().decode(output.stderr).trim();
     assert.equal(output.code, 2, stderr);
     assert.equal(stderr.split("\n").length, 1, stderr);
@@ -140,7 +146,13 @@ Deno.test("conformance run --host mistral --live with an empty profile exits 2 w
   try {
     const { binary, args } = conformanceArgv(["run", "--host", "mistral", "--live"]);
     const env = { ...Deno.env.toObject(), XDG_CACHE_HOME: cache };
-    const output = await new Deno.Command(binary, { args, env, clearEnv: true, stdin: "null" }).output();
+    const output = await new Deno.Command(binary, {
+      detached: true,
+      args,
+      env,
+      clearEnv: true,
+      stdin: "null",
+    }).output();
     const stderr = new TextDecoder().decode(output.stderr).trim();
     assert.equal(output.code, 2, stderr);
     assert.equal(stderr.split("\n").length, 1, stderr);

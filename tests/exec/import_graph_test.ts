@@ -8,6 +8,7 @@ async function reachable(entries: string[]): Promise<Map<string, string[]>> {
   const graph = new Map<string, string[]>();
   for (const entry of entries) {
     const output = await new Deno.Command(Deno.execPath(), {
+      detached: true,
       args: ["info", "--json", entry],
       cwd: fileURLToPath(ROOT),
       stdin: "null",

@@ -22,7 +22,11 @@ Deno.test("a compiled binary runs itself; the deno CLI runs main.ts from source 
 Deno.test("this test process is the deno CLI, and its self command really starts the fake host", async () => {
   assert.equal(isCompiled({ execPath: Deno.execPath(), mainModule: Deno.mainModule }), false);
   const { binary, args } = fakeHostCommand();
-  const output = await new Deno.Command(binary, { args: [...args, "--version"], stdin: "null" }).output();
+  const output = await new Deno.Command(binary, {
+    detached: true,
+    args: [...args, "--version"],
+    stdin: "null",
+  }).output();
   assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
   assert.equal(new TextDecoder().decode(output.stdout).trim(), "fake-host 1.0.0");
 });

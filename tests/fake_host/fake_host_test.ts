@@ -8,7 +8,11 @@ const fenced = (...lines: string[]) => ["@@fake", ...lines, "@@end"].join("\n");
 /** Runs `conformance fake-host ARGS…` for real (stdin closed). */
 async function fakeHost(...args: string[]) {
   const self = fakeHostCommand();
-  const output = await new Deno.Command(self.binary, { args: [...self.args, ...args], stdin: "null" })
+  const output = await new Deno.Command(self.binary, {
+    detached: true,
+    args: [...self.args, ...args],
+    stdin: "null",
+  })
     .output();
   const stdout = decoder.decode(output.stdout);
   return {

@@ -5,6 +5,7 @@ const ROOT = new URL("../../", import.meta.url);
 
 Deno.test("the fake host imports nothing outside fake_host/ (no CLI, Playwright, zod or MCP SDK)", async () => {
   const output = await new Deno.Command(Deno.execPath(), {
+    detached: true,
     args: ["info", "--json", "fake_host/mod.ts"],
     cwd: fileURLToPath(ROOT),
     stdin: "null",

@@ -18,7 +18,7 @@ const LIVE = {
 
 Deno.test("conformance list hosts --json shows every real MCP Apps host with its kind and capabilities", async () => {
   const { binary, args } = conformanceArgv(["list", "hosts", "--json"]);
-  const output = await new Deno.Command(binary, { args, stdin: "null" }).output();
+  const output = await new Deno.Command(binary, { detached: true, args, stdin: "null" }).output();
   assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
   const rows = JSON.parse(new TextDecoder().decode(output.stdout)) as {
     id: string;

@@ -14,6 +14,8 @@ Deno.test("a sandbox is a temporary HOME with a git repository as cwd, removed o
     assert.ok(sandbox.work.startsWith(`${home}/`));
     assert.ok(Deno.statSync(`${sandbox.work}/.git`).isDirectory, "git init ran");
     const head = await new Deno.Command("git", {
+      detached: true,
+      stdin: "null",
       args: ["rev-parse", "HEAD"],
       cwd: sandbox.work,
       stdout: "piped",

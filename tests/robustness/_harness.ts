@@ -180,6 +180,7 @@ export interface TaggedProcess {
 export async function processesTagged(runId: string): Promise<TaggedProcess[]> {
   const marker = `${RUN_ID_ENV}=${runId}`;
   const grep = await new Deno.Command("sh", {
+    detached: true,
     args: ["-c", 'grep -lzxF -e "$1" /proc/[0-9]*/environ 2>/dev/null; true', "sh", marker],
     stdin: "null",
     stdout: "piped",
@@ -190,6 +191,7 @@ export async function processesTagged(runId: string): Promise<TaggedProcess[]> {
     .filter((pid) => Number.isSafeInteger(pid) && pid > 0);
   if (pids.length === 0) return [];
   const ps = await new Deno.Command("ps", {
+    detached: true,
     args: ["-o", "pid=,stat=,args=", "-p", pids.join(",")],
     stdin: "null",
     stdout: "piped",

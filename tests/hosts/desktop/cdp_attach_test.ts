@@ -88,7 +88,12 @@ Deno.test({
 
 /** Command lines that mention `text` (a daemon that left the group would still name its profile). */
 async function processesNaming(text: string): Promise<string[]> {
-  const { stdout } = await new Deno.Command("ps", { args: ["-eo", "args"], stdin: "null", stderr: "null" })
+  const { stdout } = await new Deno.Command("ps", {
+    detached: true,
+    args: ["-eo", "args"],
+    stdin: "null",
+    stderr: "null",
+  })
     .output();
   return new TextDecoder().decode(stdout).split("\n").filter((line) => line.includes(text));
 }

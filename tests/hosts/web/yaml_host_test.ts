@@ -152,7 +152,7 @@ Deno.test({
       "--out",
       dir,
     ]);
-    const output = await new Deno.Command(binary, { args, stdin: "null" }).output();
+    const output = await new Deno.Command(binary, { detached: true, args, stdin: "null" }).output();
     const report = JSON.parse(await Deno.readTextFile(`${dir}/report.json`)) as {
       results: { test: string; status: string; host: string }[];
     };
