@@ -10,8 +10,8 @@
 import type { AppsHostEntry } from "../../src/host.ts";
 import type { LauncherName } from "../../src/protocol.ts";
 import { type ChatDom, ChatHost, type ChatHostOptions } from "./chat_host.ts";
-import { paceFromEnv, paceProblem } from "./pacing.ts";
-import { defaultProfileDir, signedInProblem } from "./profile.ts";
+import { paceFromEnv } from "./pacing.ts";
+import { chatProductEntry } from "./chat_product.ts";
 
 const SELECTORS = {
   url: "https://chatgpt.com/",
@@ -76,22 +76,9 @@ export class ChatGptHost extends ChatHost {
 }
 
 /** The registry entry. */
-export const CHATGPT_HOST: AppsHostEntry = {
+export const CHATGPT_HOST: AppsHostEntry = chatProductEntry({
   id: "chatgpt",
-  kind: "web",
   summary: "ChatGPT in a headful browser on its own profile (conformance login --host chatgpt)",
-  capabilities: [
-    "clickTrigger",
-    "confirmDialog",
-    "checkLinkOpen",
-    "conversationContains",
-    "toggleTheme",
-    "inspectFrame",
-    "readConsole",
-    "resetIsolation",
-  ],
   requiresLive: "drives the real ChatGPT with your account",
-  preflight: async (options) =>
-    paceProblem() ?? await signedInProblem("chatgpt", options.profileDir ?? defaultProfileDir("chatgpt")),
   create: () => new ChatGptHost(),
-};
+});

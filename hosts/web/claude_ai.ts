@@ -10,8 +10,8 @@
 import type { AppsHostEntry } from "../../src/host.ts";
 import type { LauncherName } from "../../src/protocol.ts";
 import { type ChatDom, ChatHost, type ChatHostOptions } from "./chat_host.ts";
-import { paceFromEnv, paceProblem } from "./pacing.ts";
-import { defaultProfileDir, signedInProblem } from "./profile.ts";
+import { paceFromEnv } from "./pacing.ts";
+import { chatProductEntry } from "./chat_product.ts";
 
 const SELECTORS = {
   url: "https://claude.ai/new",
@@ -77,22 +77,9 @@ export class ClaudeAiHost extends ChatHost {
 }
 
 /** The registry entry. */
-export const CLAUDE_AI_HOST: AppsHostEntry = {
+export const CLAUDE_AI_HOST: AppsHostEntry = chatProductEntry({
   id: "claude-ai",
-  kind: "web",
   summary: "claude.ai in a headful browser on its own profile (conformance login --host claude-ai)",
-  capabilities: [
-    "clickTrigger",
-    "confirmDialog",
-    "checkLinkOpen",
-    "conversationContains",
-    "toggleTheme",
-    "inspectFrame",
-    "readConsole",
-    "resetIsolation",
-  ],
   requiresLive: "drives the real claude.ai with your account",
-  preflight: async (options) =>
-    paceProblem() ?? await signedInProblem("claude-ai", options.profileDir ?? defaultProfileDir("claude-ai")),
   create: () => new ClaudeAiHost(),
-};
+});

@@ -10,8 +10,8 @@
 import type { AppsHostEntry } from "../../src/host.ts";
 import type { LauncherName } from "../../src/protocol.ts";
 import { type ChatDom, ChatHost, type ChatHostOptions } from "./chat_host.ts";
-import { paceFromEnv, paceProblem } from "./pacing.ts";
-import { defaultProfileDir, signedInProblem } from "./profile.ts";
+import { paceFromEnv } from "./pacing.ts";
+import { chatProductEntry } from "./chat_product.ts";
 
 const SELECTORS = {
   url: "https://chat.mistral.ai/chat",
@@ -75,22 +75,9 @@ export class MistralHost extends ChatHost {
 }
 
 /** The registry entry. */
-export const MISTRAL_HOST: AppsHostEntry = {
+export const MISTRAL_HOST: AppsHostEntry = chatProductEntry({
   id: "mistral",
-  kind: "web",
   summary: "Mistral Le Chat in a headful browser on its own profile (conformance login --host mistral)",
-  capabilities: [
-    "clickTrigger",
-    "confirmDialog",
-    "checkLinkOpen",
-    "conversationContains",
-    "toggleTheme",
-    "inspectFrame",
-    "readConsole",
-    "resetIsolation",
-  ],
   requiresLive: "drives the real Le Chat with your account",
-  preflight: async (options) =>
-    paceProblem() ?? await signedInProblem("mistral", options.profileDir ?? defaultProfileDir("mistral")),
   create: () => new MistralHost(),
-};
+});
