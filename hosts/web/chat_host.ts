@@ -12,7 +12,7 @@ import type { Browser, Frame, Page } from "playwright-core";
 import type { CapabilityResult, ConsoleMatch, ConversationMatch, LauncherName } from "../../src/protocol.ts";
 import { redact } from "../../src/report/redact.ts";
 import { RESET_INLINE_TEST_ID } from "../../src/protocol.ts";
-import { BrowserHost, type BrowserSession } from "../../src/runner/browser_host.ts";
+import { BrowserHost, type BrowserSession, readDownload } from "../../src/runner/browser_host.ts";
 import type { CapabilityContext, HostSetupOptions, RequestOf, SuiteBridge } from "../../src/runner/host.ts";
 import { loadPlaywright } from "../../src/runner/playwright.ts";
 import { FrameSuiteBridge } from "../../src/runner/suite_bridge.ts";
@@ -21,8 +21,8 @@ import { clickByLabel, findAppFrame, findConversationText, inspectAppFrame } fro
 import { Pacer } from "./pacing.ts";
 import { profileDirFor } from "./profile.ts";
 
-/** How long a theme switch in `resetIsolation` gets to reach the View before the next test looks. */
-const THEME_SETTLE_MS = 500;
+/** The longest a theme switch in `resetIsolation` gets to reach the View (it ends once the View shows it). */
+const THEME_SETTLE_MS = 5_000;
 
 /** One chat product's DOM. Selectors are CSS, tried in order; labels are exact accessible names. */
 export interface ChatDom {
@@ -306,12 +306,9 @@ export class ChatHost extends BrowserHost {
     const theme = this.#options.dom.theme;
     if (theme === null) return await super.toggleTheme(request);
     await this.#pacer.step(this.options.signal);
-    // A real click, but without Playwright's wait for a stable layout: on a loaded machine that wait alone
-    // could outlast the suite's 3 s window for the theme notification.
-    await this.page.locator(theme.selector.replaceAll("{to}", request.to)).first().click({
-      timeout: 10_000,
-      force: true,
-    });
+    // A real click with Playwright's checks: the control must be stable and hit. The View above it resizes
+    // as the suite reports, so a forced click at a measured point could land beside a moved button.
+    await this.page.locator(theme.selector.replaceAll("{to}", request.to)).first().click({ timeout: 10_000 });
     return { ok: true };
   }
 
@@ -339,15 +336,7 @@ export class ChatHost extends BrowserHost {
     if (await clickByLabel(this.page, labels, wait, context.signal) === null) {
       return { ok: false, error: `${this.product} showed no download dialog` };
     }
-    const saved = await download;
-    const copy = await Deno.makeTempFile({ prefix: "conformance-download-" });
-    try {
-      await saved.saveAs(copy);
-      const content = await Deno.readTextFile(copy);
-      return { ok: true, value: { filename: saved.suggestedFilename(), content } };
-    } finally {
-      await Deno.remove(copy).catch(() => {});
-    }
+    return { ok: true, value: await readDownload(await download) };
   }
 
   /** Whether a tab opened `url`, accepting the product's link consent when it shows one. */
@@ -398,8 +387,9 @@ export class ChatHost extends BrowserHost {
       await this.page.keyboard.press("Escape");
     }
     await this.toggleTheme({ kind: "toggleTheme", to: "light" });
-    // The next test reads the View's theme at once: let the host's context change reach the View first.
-    await new Promise((resolve) => setTimeout(resolve, THEME_SETTLE_MS));
+    // The next test reads the View's theme at once and toggles away from it: were the View still dark, it
+    // would ask for light, which the host already is, and wait in vain for a notification.
+    await this.viewShowsTheme("light", THEME_SETTLE_MS);
     const bridge = this.bridge;
     if (bridge !== null && !bridge.isDetached()) {
       const reset = bridge.frame.getByTestId(RESET_INLINE_TEST_ID);

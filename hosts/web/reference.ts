@@ -10,18 +10,22 @@ import type { Frame, Page } from "playwright-core";
 import type { AppsHostEntry } from "../../src/host.ts";
 import type { ServerLog } from "../../src/fixtures.ts";
 import {
+  CAPABILITY_KINDS,
   type CapabilityResult,
   type ConversationMatch,
   type LauncherName,
   type ModelToolList,
   RESET_INLINE_TEST_ID,
 } from "../../src/protocol.ts";
-import { BrowserHost } from "../../src/runner/browser_host.ts";
+import { BrowserHost, readDownload } from "../../src/runner/browser_host.ts";
 import type { CapabilityContext, HostSetupOptions, RequestOf, SuiteBridge } from "../../src/runner/host.ts";
 import { findSuiteFrame, FrameSuiteBridge } from "../../src/runner/suite_bridge.ts";
 import { DIALOG_ACCEPT_TEST_IDS } from "./reference/page_dialogs.ts";
 import type { ReferenceListeners } from "./reference/listeners.ts";
 import { VARIANTS } from "./reference/variants.ts";
+
+/** The longest a theme switch in `resetIsolation` gets to reach the View (it ends once the View shows it). */
+const THEME_SETTLE_MS = 5_000;
 
 /** The local reference host, conformant unless a variant is named. */
 export class ReferenceHost extends BrowserHost {
@@ -148,15 +152,7 @@ export class ReferenceHost extends BrowserHost {
       this.page.waitForEvent("download", { timeout: 10_000 }),
       button.click(),
     ]);
-    // The browser runs behind a connection, so the file is copied out rather than read in place.
-    const copy = await Deno.makeTempFile({ prefix: "conformance-download-" });
-    try {
-      await download.saveAs(copy);
-      const content = await Deno.readTextFile(copy);
-      return { ok: true, value: { filename: download.suggestedFilename(), content } };
-    } finally {
-      await Deno.remove(copy).catch(() => {});
-    }
+    return { ok: true, value: await readDownload(download) };
   }
 
   /** Whether the host opened `url` in a new tab (now or within the deadline). */
@@ -185,6 +181,8 @@ export class ReferenceHost extends BrowserHost {
     });
     if (await this.page.evaluate(() => matchMedia("(prefers-color-scheme: dark)").matches)) {
       await this.page.emulateMedia({ colorScheme: "light" });
+      // The next test reads the View's theme at once: let the switch reach it first.
+      await this.viewShowsTheme("light", THEME_SETTLE_MS);
     }
     // Only a View that is not inline needs the (real) click on its "back to inline" button.
     const reset = this.bridge?.frame.getByTestId(RESET_INLINE_TEST_ID);
@@ -231,20 +229,8 @@ export class ReferenceHost extends BrowserHost {
   }
 }
 
-const CAPABILITIES = [
-  "clickTrigger",
-  "confirmDialog",
-  "checkLinkOpen",
-  "conversationContains",
-  "toggleTheme",
-  "readModelToolList",
-  "inspectFrame",
-  "readConsole",
-  "resetIsolation",
-  "triggerTeardown",
-  "cancelTool",
-  "streamPartialInput",
-] as const;
+/** The reference host services every request kind of the protocol. */
+const CAPABILITIES = CAPABILITY_KINDS;
 
 /** The registry entry of the conformant reference host. */
 export const REFERENCE_HOST: AppsHostEntry = {

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { BrowserContext, Page } from "playwright-core";
+import type { BrowserContext, Download, Page } from "playwright-core";
 import {
   type CapabilityResult,
   type ConsoleMatch,
@@ -26,6 +26,18 @@ export interface BrowserSession {
   readonly pid: number | null;
   /** Closes the browser and waits until its processes are gone. */
   close(): Promise<void>;
+}
+
+/** A finished download's name and text, as the `confirmDialog` "download" answer carries them. */
+export async function readDownload(download: Download): Promise<{ filename: string; content: string }> {
+  // The browser runs behind a connection, so the file is copied out rather than read in place.
+  const copy = await Deno.makeTempFile({ prefix: "conformance-download-" });
+  try {
+    await download.saveAs(copy);
+    return { filename: download.suggestedFilename(), content: await Deno.readTextFile(copy) };
+  } finally {
+    await Deno.remove(copy).catch(() => {});
+  }
 }
 
 /** The shared Playwright host; subclasses implement {@linkcode BrowserHost.open} and `launch`. */
@@ -134,6 +146,29 @@ export abstract class BrowserHost implements Host {
   async toggleTheme(request: RequestOf<"toggleTheme">): Promise<CapabilityResult> {
     await this.page.emulateMedia({ colorScheme: request.to });
     return { ok: true };
+  }
+
+  /**
+   * Waits until the rendered View shows `theme` on its root element (the suite applies the host's theme as
+   * `data-theme`), so a test that reads the theme next sees the switch. Resolves `false` when the View does
+   * not show it within `timeoutMs`, and at once when no View is rendered or it shows no theme at all.
+   */
+  protected async viewShowsTheme(theme: "light" | "dark", timeoutMs: number): Promise<boolean> {
+    const frame = this.bridge?.frame;
+    if (frame === undefined || frame.isDetached()) return false;
+    try {
+      await frame.waitForFunction(
+        (want) => {
+          const shown = document.documentElement.dataset.theme;
+          return shown === undefined || shown === want;
+        },
+        theme,
+        { timeout: timeoutMs, polling: 50 },
+      );
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /** The attributes of the current View's outermost frame (the one in the host page), and frame counts. */

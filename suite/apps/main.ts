@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { App, PostMessageTransport } from "@modelcontextprotocol/ext-apps";
+import { App, applyDocumentTheme, PostMessageTransport } from "@modelcontextprotocol/ext-apps";
 import { TEARDOWN_ACK_DELAY_MS, TEARDOWN_MARKS } from "../../src/fixtures.ts";
 import { CHANNEL } from "../../src/protocol.ts";
 import { CATALOGUE } from "./catalogue/mod.ts";
@@ -37,6 +37,12 @@ const app = new App(
   { autoResize: true },
 );
 recorder.attach(app);
+// Like any themed app, the View shows the host's theme on its root (`data-theme`); a Runner reads it there to
+// know a theme switch has reached the View before the next test looks.
+app.addEventListener("hostcontextchanged", (patch) => {
+  const theme = patch.theme ?? app.getHostContext()?.theme;
+  if (theme !== undefined) applyDocumentTheme(theme);
+});
 
 const teardown: { receivedAt?: number } = {};
 app.onteardown = async () => {
@@ -66,6 +72,7 @@ const ready = (async (): Promise<SuiteEnv> => {
   };
   await app.connect(transport);
   const initialHostContext = structuredClone(app.getHostContext());
+  if (initialHostContext?.theme !== undefined) applyDocumentTheme(initialHostContext.theme);
   if (!injected) await recorder.next("toolresult", { timeoutMs: CONFIG_FROM_RESULT_WAIT_MS });
   return {
     app,
@@ -92,7 +99,6 @@ const ready = (async (): Promise<SuiteEnv> => {
   };
 })();
 
-let byHand: ByHandCard | undefined;
 const engine = new SuiteEngine(CATALOGUE, {
   launcher: () =>
     resolveConfig(injected, recorder.events.toolresult[0]?.params, app.getHostContext()).launcher,
@@ -103,19 +109,19 @@ const engine = new SuiteEngine(CATALOGUE, {
   },
   onChange: () => {
     view.render(engine.snapshot());
-    byHand?.update();
+    byHand.update();
   },
 });
+// A person driving the suite in a real host answers parked requests in the View when no Runner polls.
+const byHand = new ByHandCard(document, engine);
 (globalThis as unknown as Record<string, unknown>)[CHANNEL] = engine;
 view.run.addEventListener("click", () => engine.start(null));
 view.resetInline.addEventListener(
   "click",
   () => void app.requestDisplayMode({ mode: "inline" }).catch(() => {}),
 );
-// A person driving the suite in a real host answers parked requests in the View when no Runner polls.
-byHand = new ByHandCard(document, engine);
-view.trigger.addEventListener("click", () => byHand?.triggerClicked());
-setInterval(() => byHand?.update(), 500);
+view.trigger.addEventListener("click", () => byHand.triggerClicked());
+setInterval(() => byHand.update(), 500);
 view.render(engine.snapshot());
 ready.catch((error: unknown) => {
   document.body.dataset.conformanceError = String(error);

@@ -70,14 +70,14 @@ export async function buildHostPageScript(): Promise<string> {
 }
 
 /**
- * The host page HTML: the config element, an app slot, the chat surface (composer, conversation, theme
- * setting; see `chat_surface.ts`), and the inlined bundle (`</script` escaped).
+ * The host page HTML: the config element, the app slot inside the chat surface (composer and theme setting
+ * above it, conversation below; see `chat_surface.ts`), and the inlined bundle (`</script` escaped).
  */
 export function hostPageHtml(script: string, configJson: string): string {
   return `<!doctype html><html><head><meta charset="utf-8"><title>MCP Apps reference host</title>` +
     `<meta name="color-scheme" content="light dark">` +
     `<style>body{font:14px system-ui;margin:16px;color-scheme:light dark}</style></head><body>` +
-    `<h1 style="font-size:16px">MCP Apps reference host</h1><div id="app-slot"></div>${chatSurfaceHtml()}` +
+    `<h1 style="font-size:16px">MCP Apps reference host</h1>${chatSurfaceHtml(`<div id="app-slot"></div>`)}` +
     `<script id="${HOST_CONFIG_ELEMENT_ID}" type="application/json">${
       configJson.replaceAll("<", "\\u003c")
     }</script>` +

@@ -22,14 +22,17 @@ export const CHAT_SURFACE = {
   themeChoice: (to: "system" | "light" | "dark") => `[data-theme-choice="${to}"]`,
 } as const;
 
-const MARKUP = `<section id="chat" aria-label="Chat" style="margin-top:12px;max-width:720px">` +
-  `<ol id="conversation" aria-label="Conversation"></ol>` +
+// The composer and the theme setting sit above the app slot, like a product's header: the View below them
+// grows as the suite reports, and a control below it would move under a click.
+const CONTROLS = `<section id="chat" aria-label="Chat" style="margin-bottom:12px;max-width:720px">` +
   `<form id="composer"><input id="prompt" aria-label="Message" autocomplete="off" disabled style="width:60%">` +
   ` <button id="send" type="submit">Send</button></form>` +
   `<p id="theme" role="group" aria-label="Theme">Theme: ` +
   `<button type="button" data-theme-choice="system">System</button> ` +
   `<button type="button" data-theme-choice="light">Light</button> ` +
   `<button type="button" data-theme-choice="dark">Dark</button></p></section>`;
+
+const CONVERSATION = `<ol id="conversation" aria-label="Conversation" style="max-width:720px"></ol>`;
 
 const SCRIPT = `(() => {
   const query = "(prefers-color-scheme: dark)";
@@ -93,7 +96,7 @@ const SCRIPT = `(() => {
   });
 })();`;
 
-/** The surface's markup, then its script (place both before the host page's bundle). */
-export function chatSurfaceHtml(): string {
-  return `${MARKUP}<script>${SCRIPT.replaceAll("</script", "<\\/script")}</script>`;
+/** The surface around the host page's app slot: controls above it, the conversation below, then the script. */
+export function chatSurfaceHtml(appSlot: string): string {
+  return `${CONTROLS}${appSlot}${CONVERSATION}<script>${SCRIPT.replaceAll("</script", "<\\/script")}</script>`;
 }
