@@ -154,6 +154,8 @@ async function launch(launcher: LauncherName): Promise<void> {
     addEventListener("message", onMessage);
   });
   document.getElementById("app-slot")!.append(outer);
+  // Like a chat product, the newest View is scrolled into sight (an off-screen frame is not laid out).
+  outer.scrollIntoView({ block: "nearest" });
   await proxyReady;
   note("ui/notifications/sandbox-proxy-ready");
   const callId = launches;

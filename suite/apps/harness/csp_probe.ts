@@ -174,7 +174,8 @@ export async function probeObject(
   const element = doc.createElement("object");
   element.data = url;
   element.type = "image/png";
-  element.style.cssText = "width:1px;height:1px;position:absolute;left:-10px";
+  // In the View's viewport, whatever the View's height: an <object> the browser never lays out never loads.
+  element.style.cssText = "width:1px;height:1px;position:fixed;left:0;top:0;opacity:0";
   doc.body.append(element);
   const violation = await violations.waitFor("object-src", { since, timeoutMs });
   element.remove();
