@@ -98,5 +98,7 @@ const SCRIPT = `(() => {
 
 /** The surface around the host page's app slot: controls above it, the conversation below, then the script. */
 export function chatSurfaceHtml(appSlot: string): string {
-  return `${CONTROLS}${appSlot}${CONVERSATION}<script>${SCRIPT.replaceAll("</script", "<\\/script")}</script>`;
+  return `${CONTROLS}${appSlot}${CONVERSATION}<script>${
+    SCRIPT.replaceAll("</script", "<\\/script")
+  }</script>`;
 }
