@@ -12,7 +12,7 @@ import {
   type McpUiHostContext,
   PostMessageTransport,
 } from "@modelcontextprotocol/ext-apps/app-bridge";
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { Client, LATEST_PROTOCOL_VERSION, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { Tool } from "@modelcontextprotocol/client";
 import { APP_MIME_TYPE, type DeclaredCsp, RESOURCE_URIS, UI_EXTENSION_ID } from "../../../src/fixtures.ts";
 import type { LauncherName } from "../../../src/protocol.ts";
@@ -92,7 +92,7 @@ function hostContext(tool: Tool, callId: number): McpUiHostContext {
     theme: dark.matches ? "dark" : "light",
     styles: { variables: broken("static-hex-palette") ? STATIC_STYLE_VARIABLES : STYLE_VARIABLES },
     displayMode: "inline",
-    availableDisplayModes: ["inline", "fullscreen"],
+    availableDisplayModes: broken("inconsistent-display-mode") ? ["fullscreen"] : ["inline", "fullscreen"],
     containerDimensions: { width: 720, maxHeight: MAX_HEIGHT },
     locale: navigator.language || "en-US",
     timeZone: broken("bad-timezone") ? "Mars/Olympus" : Intl.DateTimeFormat().resolvedOptions().timeZone,
@@ -120,7 +120,7 @@ async function launch(launcher: LauncherName): Promise<void> {
   note("tools/call", { name: launcher, arguments: args });
   const call = client.callTool({ name: launcher, arguments: args });
   const [read, listing] = await Promise.all([
-    client.readResource({ uri }),
+    broken("stale-resource-cache") ? cachedRead(uri) : client.readResource({ uri }),
     client.listResources(),
   ]);
   const content = read.contents[0] as { mimeType?: string; text?: string; blob?: string; _meta?: unknown };
@@ -169,7 +169,7 @@ async function launch(launcher: LauncherName): Promise<void> {
     downloadFile: {},
     sampling: {},
     ...(csp ? { sandbox: { csp } } : {}),
-  }, { hostContext: hostContext(tool, callId) });
+  }, broken("late-hostcontext") ? {} : { hostContext: hostContext(tool, callId) });
   const initialized = new Promise<void>((resolve) => bridge.addEventListener("initialized", () => resolve()));
   const current: Mounted = {
     bridge,
@@ -181,7 +181,9 @@ async function launch(launcher: LauncherName): Promise<void> {
   };
   mounted = current;
   if (broken("input-before-initialized")) sendInputOnInitializeRequest(current, args);
-  await bridge.connect(new PostMessageTransport(outer.contentWindow!, outer.contentWindow!));
+  const transport = new PostMessageTransport(outer.contentWindow!, outer.contentWindow!);
+  if (broken("bad-initialize-result")) answerInitializeWithCoreVersion(transport);
+  await bridge.connect(transport);
   installBridgeHandlers(current, {
     api,
     broken,
@@ -195,8 +197,36 @@ async function launch(launcher: LauncherName): Promise<void> {
   await bridge.sendSandboxResourceReady({ html, ...(csp ? { csp } : {}) });
   await initialized;
   note("ui/notifications/initialized");
+  // The context goes out as one host-context-changed right after the handshake instead of in its answer.
+  if (broken("late-hostcontext")) bridge.setHostContext(current.context);
   current.appModes = bridge.getAppCapabilities()?.availableDisplayModes ?? [];
   await deliverToolData(current, args, call);
+}
+
+/**
+ * `stale-resource-cache`: the resource as an earlier server process served it, cached by the host's backend
+ * (`/resource-cache.json`), in place of a `resources/read` at render time.
+ */
+async function cachedRead(uri: string): Promise<{ contents: unknown[] }> {
+  const response = await fetch(new URL("/resource-cache.json", location.href));
+  const cache = await response.json() as Record<string, unknown>;
+  if (cache[uri] === undefined) throw new Error(`The resource cache has no entry for ${uri}`);
+  return { contents: [cache[uri]] };
+}
+
+/** `bad-initialize-result`: the `ui/initialize` answer names the MCP core protocol version (the host's client's). */
+function answerInitializeWithCoreVersion(transport: PostMessageTransport): void {
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    const result = (message as { result?: Record<string, unknown> }).result;
+    if (typeof result?.protocolVersion !== "string" || !("hostCapabilities" in result)) {
+      return send(message, options);
+    }
+    return send(
+      { ...message, result: { ...result, protocolVersion: LATEST_PROTOCOL_VERSION } } as typeof message,
+      options,
+    );
+  };
 }
 
 function sendInputOnInitializeRequest(current: Mounted, args: Record<string, unknown>): void {

@@ -11,6 +11,7 @@ import type { ConformanceServer } from "../../../src/server/server.ts";
 import { buildCsp, cspFlawsOf } from "./csp.ts";
 import { sandboxProxyHtml } from "./sandbox_page.ts";
 import { hostPageHtml, hostPageScript } from "./bundle.ts";
+import { cacheResourcesFromEarlierServer } from "./resource_cache.ts";
 import type { HostPageConfig } from "./page_state.ts";
 
 /** Everything one reference host run listens on. */
@@ -101,11 +102,17 @@ export async function startReferenceListeners(
     );
     closers.push(sandbox.close);
     const script = await hostPageScript();
+    const resourceCache = options.variant === "stale-resource-cache"
+      ? JSON.stringify(await cacheResourcesFromEarlierServer({ appHtml: options.appHtml, controls }))
+      : null;
     let pageConfig = "";
     const page = await listen((request) => {
       const path = new URL(request.url).pathname;
       if (path === "/") {
         return new Response(pageConfig, { headers: { "content-type": "text/html; charset=utf-8" } });
+      }
+      if (path === "/resource-cache.json" && resourceCache !== null) {
+        return new Response(resourceCache, { headers: { "content-type": "application/json" } });
       }
       if (path === "/sandbox.html") return sandboxResponse(request);
       return new Response("not found", { status: 404 });

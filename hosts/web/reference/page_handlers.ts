@@ -155,7 +155,11 @@ async function guardedCall(
   deps.note("tools/call (app)", { name: params.name });
   const main = deps.main();
   let server = main;
-  let tool = main?.tools.find((candidate) => candidate.name === params.name);
+  // The Cursor bug (fastmcp#5041): the View's calls are looked up in the model's tool list, not the server's.
+  const known = deps.broken("app-calls-model-list")
+    ? main?.tools.filter((candidate) => deps.api.modelTools.includes(candidate.name))
+    : main?.tools;
+  let tool = known?.find((candidate) => candidate.name === params.name);
   if (tool === undefined && deps.broken("cross-server-leak")) {
     server = deps.second();
     tool = server?.tools.find((candidate) => candidate.name === params.name);

@@ -7,6 +7,12 @@
  * @module
  */
 
+/**
+ * How long the `log-breaks-channel` proxy ignores the View after relaying a log line: far longer than the gap
+ * between a log line and the View's next message, far shorter than the suite's 3 s wait for the answer.
+ */
+export const LOG_STALL_MS = 1_500;
+
 /** The inner frame's sandbox tokens: scripts and same-origin (a real origin for the View), forms; nothing else. */
 export const INNER_SANDBOX = "allow-scripts allow-same-origin allow-forms";
 
@@ -17,7 +23,10 @@ const PROXY_SCRIPT = `
   inner.setAttribute("sandbox", ${JSON.stringify(INNER_SANDBOX)});
   inner.style.cssText = "border:0;width:100%;height:100%;display:block";
   document.body.appendChild(inner);
-  const dropPing = new URLSearchParams(location.search).get("variant") === "drop-ping";
+  const variant = new URLSearchParams(location.search).get("variant");
+  const dropPing = variant === "drop-ping";
+  const logStalls = variant === "log-breaks-channel";
+  let stalledUntil = 0;
   const reserved = (method) => typeof method === "string" && method.startsWith("ui/notifications/sandbox-");
   window.addEventListener("message", (event) => {
     const data = event.data;
@@ -40,7 +49,11 @@ const PROXY_SCRIPT = `
     if (event.source === inner.contentWindow) {
       if (data && reserved(data.method)) return;
       if (dropPing && data && data.method === "ping") return;
+      if (performance.now() < stalledUntil) return;
       window.parent.postMessage(data, hostOrigin || "*");
+      if (logStalls && data && data.method === "notifications/message") {
+        stalledUntil = performance.now() + ${LOG_STALL_MS};
+      }
     }
   });
   window.parent.postMessage({ jsonrpc: "2.0", method: "ui/notifications/sandbox-proxy-ready", params: {} },

@@ -311,6 +311,64 @@ export const VARIANTS: readonly Variant[] = [
     summary: "does not log the CSP it applies",
     fails: ["security/csp-audit-log"],
   },
+  {
+    name: "bad-initialize-result",
+    area: "lifecycle",
+    summary:
+      "answers ui/initialize with the MCP core protocol version instead of the View's MCP Apps version",
+    fails: ["lifecycle/initialize-result"],
+  },
+  {
+    name: "log-breaks-channel",
+    area: "logging",
+    summary:
+      "the sandbox proxy stalls after relaying a notifications/message and loses what the View sends next",
+    fails: ["logging/accepted"],
+  },
+  {
+    name: "app-calls-model-list",
+    area: "tools",
+    summary:
+      "resolves the View's tools/call against the model's tool list: app-only tools are unknown (fastmcp#5041)",
+    // Every app-only tool is unreachable, conformance_server_log included: the error probe throws, the guard's
+    // positive control fails (SKIP), the server vantage is lost (SKIP), and the View's teardown receipts never
+    // reach the server, so the server log reads as a removal without ui/resource-teardown.
+    fails: [
+      "tools/proxy-call",
+      "tools/proxy-error-passthrough",
+      "visibility/app-tool-call-guard",
+      "resources/read-referenced",
+      "capabilities/ui-extension-advertised",
+      "lifecycle/teardown-notify",
+      "lifecycle/teardown-await",
+    ],
+  },
+  {
+    name: "stale-resource-cache",
+    area: "resources",
+    summary:
+      "renders from a copy of the ui:// resource cached from an earlier server process, never resources/read",
+    fails: ["resources/read-referenced"],
+  },
+  {
+    name: "late-hostcontext",
+    area: "context",
+    summary: "answers ui/initialize without hostContext and sends the whole context afterwards as a change",
+    // The initial-context checks find nothing to judge (SKIP) or miss what they need (toolInfo, styles).
+    fails: [
+      "context/initialize-hostcontext",
+      "context/display-mode-consistent",
+      "context/toolinfo-matches",
+      "context/style-variables",
+    ],
+  },
+  {
+    name: "inconsistent-display-mode",
+    area: "context",
+    summary:
+      'lists only the modes the View can switch to: displayMode "inline", availableDisplayModes ["fullscreen"]',
+    fails: ["context/display-mode-consistent"],
+  },
 ];
 
 /** The variant called `name`, or `undefined`. */

@@ -1,7 +1,10 @@
 /**
- * Mutation testing of the MCP Apps suite: the reference host passes every catalogue test, and each broken
- * variant fails exactly the tests listed for it in hosts/web/reference/variants.ts (no more, no fewer). Every
- * run also proves that no browser process and no listener survives it.
+ * Mutation testing of the MCP Apps suite: the reference host passes every catalogue test, each broken
+ * variant fails exactly the tests listed for it in hosts/web/reference/variants.ts (no more, no fewer), and
+ * every catalogue test is targeted by some variant. Every run also proves that no browser process and no
+ * listener survives it.
+ *
+ * While iterating, `REFERENCE_VARIANTS=name,name` runs only those variants in the table test (it says so).
  */
 import assert from "node:assert/strict";
 import { REFERENCE_HOST, REFERENCE_VARIANT_HOSTS, type ReferenceHost } from "../../../hosts/web/reference.ts";
@@ -10,6 +13,13 @@ import type { AppsHostEntry } from "../../../src/host.ts";
 import type { Outcome } from "../../../src/outcome.ts";
 import type { HostSetupOptions } from "../../../src/runner/host.ts";
 import { appsDriver } from "../../../suite/apps/driver.ts";
+import { CATALOGUE } from "../../../suite/apps/catalogue/mod.ts";
+
+/**
+ * Catalogue tests no host flaw can make non-PASS, each with the reason. Empty: every test has a variant. An
+ * entry here must stay untargeted and in the catalogue, or the coverage test fails.
+ */
+const UNTARGETABLE: Readonly<Record<string, string>> = {};
 
 interface Observed {
   readonly results: Map<string, Outcome>;
@@ -69,6 +79,21 @@ function describe(results: Map<string, Outcome>, ids: string[]): string {
   return ids.map((id) => `${id}: ${results.get(id)?.status} ${results.get(id)?.message ?? ""}`).join("\n");
 }
 
+Deno.test("every catalogue test is targeted by a broken variant, and every target is a catalogue test", () => {
+  const ids = new Set(CATALOGUE.map((test) => test.id));
+  const targeted = new Set(VARIANTS.flatMap((variant) => variant.fails));
+  const untargeted = [...ids].filter((id) => !targeted.has(id) && !(id in UNTARGETABLE));
+  assert.deepEqual(untargeted, [], `catalogue tests no variant makes non-PASS: ${untargeted.join(", ")}`);
+  const unknown = VARIANTS.flatMap((variant) =>
+    variant.fails.filter((id) => !ids.has(id)).map((id) => `${variant.name}: ${id}`)
+  );
+  assert.deepEqual(unknown, [], "variant targets that are not catalogue tests");
+  const stale = Object.keys(UNTARGETABLE).filter((id) => !ids.has(id) || targeted.has(id));
+  assert.deepEqual(stale, [], "exceptions that are gone from the catalogue or targeted after all");
+  const names = VARIANTS.map((variant) => variant.name);
+  assert.equal(new Set(names).size, names.length, "variant names are unique");
+});
+
 Deno.test({
   name: "the reference host passes the whole catalogue and leaves no process or listener behind",
   sanitizeResources: false,
@@ -88,7 +113,12 @@ Deno.test({
   sanitizeOps: false,
   fn: async () => {
     const mismatches: string[] = [];
-    const queue = [...VARIANTS];
+    const only = Deno.env.get("REFERENCE_VARIANTS")?.split(",").map((name) => name.trim()).filter(Boolean);
+    const queue = only ? VARIANTS.filter((variant) => only.includes(variant.name)) : [...VARIANTS];
+    if (only) {
+      console.log(`REFERENCE_VARIANTS: running only ${queue.map((variant) => variant.name).join(", ")}`);
+    }
+    assert.ok(queue.length > 0, `REFERENCE_VARIANTS names no variant: ${only?.join(", ")}`);
     // Three variants at a time: each is its own browser and listeners, so they cannot interfere.
     await Promise.all(Array.from({ length: 3 }, async () => {
       for (let variant = queue.shift(); variant !== undefined; variant = queue.shift()) {
