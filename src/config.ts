@@ -27,6 +27,7 @@ import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { UsageError } from "./errors.ts";
 import { oneLine, yamlErrorDetail } from "./file_errors.ts";
+import { envAllowProblem } from "./exec/env.ts";
 
 const HostId = z.string().regex(
   /^[a-z0-9][a-z0-9._-]*(:[a-z0-9._-]+)?$/,
@@ -152,6 +153,9 @@ export function parseConfig(text: string, source: string): Config {
   for (const host of parsed.data.hosts) {
     if (ids.has(host.id)) throw new UsageError(`Config file "${source}" defines host "${host.id}" twice`);
     ids.add(host.id);
+    // A variable the harness may not read would reach the host as unset: say so now, not as a failed test.
+    const problem = host.kind === "cli" ? host.envAllow.map(envAllowProblem).find((found) => found) : null;
+    if (problem) throw new UsageError(`Config file "${source}": host "${host.id}" hands on ${problem}`);
   }
   return { ...parsed.data, source };
 }

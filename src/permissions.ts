@@ -68,12 +68,117 @@ export const RUN_ALLOW: readonly string[] = [
  */
 export const SYS_ALLOW: readonly string[] = ["uid", "osRelease", "homedir", "cpus"];
 
+/**
+ * Environment variables the harness itself reads: its own `CONFORMANCE_*` switches, where home, caches and
+ * temp are, the display (`conformance login`), colour and locale.
+ */
+export const HARNESS_ENV: readonly string[] = [
+  "CONFORMANCE_*",
+  "HOME",
+  "USER",
+  "XDG_*",
+  "PATH",
+  "TMPDIR",
+  "TMP",
+  "TEMP",
+  "DISPLAY",
+  "WAYLAND_DISPLAY",
+  "NO_COLOR",
+  "LANG",
+  "LC_*",
+  "TZ",
+  "DENO_DIR",
+];
+
+/**
+ * The variables the registry's agent CLIs may be handed (credentials, base URLs, config folders): each host's
+ * `envAllow` (hosts/cli/*.ts) must fall under one of these, which a test checks.
+ */
+export const HOST_ENV: readonly string[] = [
+  "ANTHROPIC_*",
+  "CLAUDE_*",
+  "OPENAI_*",
+  "CODEX_*",
+  "GEMINI_*",
+  "GOOGLE_*",
+  "AWS_*",
+  "KIMI_*",
+  "MOONSHOT_*",
+  "QWEN_*",
+  "DASHSCOPE_*",
+  "OPENROUTER_*",
+  "OPENCODE_*",
+  "PI_CODING_AGENT_*",
+];
+
+/**
+ * What the npm packages read by name as they load and run: Playwright (`PW*`, `PLAYWRIGHT_*`, `DEBUG*`, CI and
+ * terminal detection, its bundled `debug`, `ws`, `dotenv`, `chokidar` and friends), `@copilotkit/aimock`
+ * (`AIMOCK_*`), `@modelcontextprotocol/client` (`API_KEY`), `esbuild` (`ESBUILD_*`, when a page is bundled at
+ * run time), `yaml` (`LOG_*`) and `which`. Found by grepping
+ * their sources for `process.env`; a name missing here fails loudly (NotCapable), never silently.
+ */
+export const PACKAGE_ENV: readonly string[] = [
+  "PW*",
+  "PLAYWRIGHT_*",
+  "DEBUG*",
+  "CHROME_*",
+  "SELENIUM_*",
+  "CI",
+  "CI_*",
+  "GITHUB_ACTION*",
+  "TEAMCITY_VERSION",
+  "TERM*",
+  "COLORTERM",
+  "FORCE_COLOR",
+  "CLICOLOR_FORCE",
+  "NODE_*",
+  "LD_LIBRARY_PATH",
+  "DOTENV_*",
+  "CHOKIDAR_*",
+  "GRACEFUL_FS_*",
+  "TEST_*",
+  "LOG_*",
+  "MAX_LOG_LENGTH",
+  "SSH_*",
+  "WS_*",
+  "WK_*",
+  "CLAUDECODE",
+  "COPILOT_CLI",
+  "INIT_CWD",
+  "USERNAME",
+  "OSTYPE",
+  "HOMEDRIVE",
+  "LOCALAPPDATA",
+  "PROGRAMFILES",
+  "PATHEXT",
+  "SYSTEMROOT",
+  "SystemRoot",
+  "comspec",
+  "npm_config_*",
+  "npm_package_config_*",
+  "__IS_WSL_TEST__",
+  "__MINIMATCH_TESTING_PLATFORM__",
+  "AIMOCK_*",
+  "ESBUILD_*",
+  "API_KEY",
+];
+
+/** Every environment variable the harness may read (an entry ending in `*` allows a prefix). */
+export const ENV_ALLOW: readonly string[] = [...HARNESS_ENV, ...HOST_ENV, ...PACKAGE_ENV];
+
+/** Whether `name` falls under `allow` (exact names, and prefixes given as `PREFIX*`). */
+export function envNameAllowed(name: string, allow: readonly string[] = ENV_ALLOW): boolean {
+  return allow.some((entry) => entry.endsWith("*") ? name.startsWith(entry.slice(0, -1)) : entry === name);
+}
+
 /** Where the harness may write: the working folder (resolved when the program starts) and temp. */
 export const WRITE_ALLOW: readonly string[] = [".", "/tmp", "/var/folders"];
 
 /**
  * The Deno flags of the permission set, in the order the tasks spell them. `alsoRun` adds programs to the run
- * list, for a binary built to test an agent CLI the registry does not name (`deno task compile --also-run`).
+ * list, for a binary built to test an agent CLI the registry does not name (`deno task compile --also-run`);
+ * `alsoEnv` adds variables such a CLI needs handed on (`deno task compile --also-env`).
  *
  * @example
  * ```ts
@@ -81,10 +186,17 @@ export const WRITE_ALLOW: readonly string[] = [".", "/tmp", "/var/folders"];
  * permissionFlags(["my-agent"]).find((flag) => flag.startsWith("--allow-run=")); // "…,qwen,my-agent"
  * ```
  */
-export function permissionFlags(alsoRun: readonly string[] = []): string[] {
+export function permissionFlags(alsoRun: readonly string[] = [], alsoEnv: readonly string[] = []): string[] {
   for (const name of alsoRun) {
     if (name === "" || /[,\s]/.test(name)) {
       throw new TypeError(`Invalid program name "${name}": give one name or path, without commas or spaces`);
+    }
+  }
+  for (const name of alsoEnv) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*\*?$/.test(name)) {
+      throw new TypeError(
+        `Invalid variable name "${name}": give one name (or a PREFIX*), letters, digits and _`,
+      );
     }
   }
   return [
@@ -92,7 +204,7 @@ export function permissionFlags(alsoRun: readonly string[] = []): string[] {
     "--no-prompt",
     "--allow-read",
     `--allow-write=${WRITE_ALLOW.join(",")}`,
-    "--allow-env",
+    `--allow-env=${[...ENV_ALLOW, ...alsoEnv].join(",")}`,
     `--allow-sys=${SYS_ALLOW.join(",")}`,
     `--allow-run=${[...RUN_ALLOW, ...alsoRun].join(",")}`,
     `--allow-net=${NET_ALLOW.join(",")}`,
@@ -146,6 +258,13 @@ export function explainRefusal(error: unknown): string | null {
     return `Cannot write "${target ?? "?"}": the harness writes only inside the working folder and temp (${
       WRITE_ALLOW.join(", ")
     }); pick a folder there (e.g. --out reports) or run from the folder you want to write to`;
+  }
+  if (/env access/.test(message)) {
+    return `Environment variable "${
+      target ?? "?"
+    }" is outside the harness's env permission: build a binary ` +
+      `that allows it ("deno task compile --also-env ${target ?? "NAME"}") or run from source with a wider ` +
+      "--allow-env; see docs/binary.md";
   }
   if (/net access/.test(message)) {
     return `Network access to "${target ?? "?"}" refused: the harness talks only to loopback (${

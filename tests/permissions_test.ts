@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
 import {
+  ENV_ALLOW,
+  envNameAllowed,
   explainRefusal,
   HOST_BINARIES,
   PERMISSION_FLAGS,
@@ -7,6 +9,7 @@ import {
   RUN_ALLOW,
 } from "../src/permissions.ts";
 import { SOURCE_PERMISSIONS } from "../src/exec/self.ts";
+import { BASELINE_ENV_ALLOW } from "../src/exec/env.ts";
 import { compileArgs } from "../tools/compile.ts";
 import { PINNED_HOSTS } from "../hosts/cli/_installed.ts";
 import { HOSTS } from "../hosts/registry.ts";
@@ -54,6 +57,31 @@ Deno.test("every agent CLI of the registry is in the run list under the binary n
   assert.ok(RUN_ALLOW.includes("kill") && RUN_ALLOW.includes("ps") && RUN_ALLOW.includes("/proc/self/exe"));
 });
 
+Deno.test("env access is a list covering every variable a registry host is handed, and no catch-all", () => {
+  const env = PERMISSION_FLAGS.find((flag) => flag.startsWith("--allow-env"));
+  assert.ok(env?.startsWith("--allow-env="), `env access must be a list, got ${env}`);
+  assert.ok(!ENV_ALLOW.includes("*"), "no entry may allow every variable");
+  let checked = 0;
+  for (const host of HOSTS) {
+    if (host.kind !== "cli") continue;
+    const invocation = host.runner.build("version-check", { prompt: "" });
+    for (const name of [...BASELINE_ENV_ALLOW, ...invocation.envAllow]) {
+      assert.ok(envNameAllowed(name), `host "${host.id}" hands on "${name}": add it to src/permissions.ts`);
+      checked++;
+    }
+  }
+  assert.ok(checked > 50, `expected the registry's allow-lists, checked ${checked} names`);
+  assert.equal(envNameAllowed("GH_TOKEN"), false);
+  assert.equal(envNameAllowed("AWS_SECRET_ACCESS_KEY"), true);
+});
+
+Deno.test("permissionFlags adds variables to the env list and refuses a name that would widen the flag", () => {
+  const env = permissionFlags([], ["MY_AGENT_KEY"]).find((flag) => flag.startsWith("--allow-env="));
+  assert.ok(env?.endsWith(",MY_AGENT_KEY"), env);
+  assert.throws(() => permissionFlags([], ["A,B"]), /Invalid variable name "A,B"/);
+  assert.throws(() => permissionFlags([], ["*"]), /Invalid variable name "\*"/);
+});
+
 Deno.test("permissionFlags adds programs to the run list and refuses a name that would widen the flag", () => {
   const run = permissionFlags(["my-agent"]).find((flag) => flag.startsWith("--allow-run="));
   assert.ok(run?.endsWith(",qwen,my-agent"), run);
@@ -90,6 +118,10 @@ Deno.test("under the permission set, what it refuses is explained with what to d
   assert.match(by("listen")?.explained ?? "", /talks only to loopback/);
   assert.equal(by("kill")?.allowed, false, "Deno.kill must stay refused: the harness signals through kill");
   assert.match(by("kill")?.explained ?? "", /uses the "kill" binary/);
+  assert.equal(by("env")?.allowed, false, "a variable outside the set is refused, not read as unset");
+  assert.match(by("env")?.explained ?? "", /^Environment variable "GH_TOKEN" is outside the harness's env/);
+  assert.match(by("env")?.explained ?? "", /deno task compile --also-env GH_TOKEN/);
+  assert.equal(by("listEnv")?.allowed, false, "the environment cannot be listed under the set");
   await assert.rejects(Deno.stat(outsideFile), Deno.errors.NotFound);
 });
 

@@ -3,7 +3,8 @@
  * platform, or with `--all-targets` into `dist/conformance-<target>[.exe]` for the five release targets. The
  * binary runs under the harness's permission set (src/permissions.ts), never `-A`, and embeds every asset
  * (`--include`). `--also-run NAME` (repeatable) adds a program to the run permission, for agent CLIs that a
- * `--config` file names; `--target T` builds one release target; `--skip-assets` uses `dist/` as it is.
+ * `--config` file names, and `--also-env NAME` (repeatable) a variable such a CLI is handed; `--target T` builds
+ * one release target; `--skip-assets` uses `dist/` as it is.
  *
  * `deno compile` downloads its runtime (`denort`) from Deno's download server; without that server, point
  * `DENORT_BIN` at a `denort` of the same Deno version (see docs/binary.md). A failed download ends with that
@@ -32,6 +33,8 @@ export interface CompileTarget {
   readonly output: string;
   /** Programs to allow beyond the permission set's run list (agent CLIs the registry does not name). */
   readonly alsoRun?: readonly string[];
+  /** Variables to allow beyond the permission set's env list (those a `--config` host hands on). */
+  readonly alsoEnv?: readonly string[];
 }
 
 const ROOT = new URL("../", import.meta.url);
@@ -69,7 +72,7 @@ export function compileArgs(target: CompileTarget): string[] {
     "compile",
     // Also the binary's log level: Deno's notes about allow-run names missing from PATH stay quiet.
     "--quiet",
-    ...permissionFlags(target.alsoRun),
+    ...permissionFlags(target.alsoRun, target.alsoEnv),
     ...includeArgs(),
     ...(target.target === undefined ? [] : ["--target", target.target]),
     "--output",
@@ -124,6 +127,7 @@ if (import.meta.main) {
       "all-targets": { type: "boolean", default: false },
       target: { type: "string", multiple: true },
       "also-run": { type: "string", multiple: true },
+      "also-env": { type: "string", multiple: true },
       "skip-assets": { type: "boolean", default: false },
     },
   });
@@ -142,7 +146,8 @@ if (import.meta.main) {
   for (const target of targets) {
     const output = outputFor(target);
     const alsoRun = values["also-run"] ?? [];
-    const code = await compileOne({ ...(target === undefined ? {} : { target }), output, alsoRun });
+    const alsoEnv = values["also-env"] ?? [];
+    const code = await compileOne({ ...(target === undefined ? {} : { target }), output, alsoRun, alsoEnv });
     if (code !== 0) Deno.exit(code);
     console.error(`Compiled ${output}`);
   }

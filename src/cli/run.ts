@@ -203,7 +203,7 @@ export async function runConformance(
   const expectations = await loadExpectations(expectationPaths);
   const { plan, goldenPaths } = await planRun(options);
 
-  const literals = secretsFromEnv(Deno.env.toObject());
+  const literals = secretsFromEnv();
   const scrub = (text: string) => redact(text, literals);
   const startedAt = new Date();
   const run = {

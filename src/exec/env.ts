@@ -4,7 +4,9 @@
  *
  * @module
  */
+import process from "node:process";
 import type { HostInvocation } from "./host_runner.ts";
+import { ENV_ALLOW, envNameAllowed } from "../permissions.ts";
 
 /**
  * Tags every process a run starts: when the harness has it, every child inherits it (Chromium too, through
@@ -54,4 +56,156 @@ export function projectEnv(
     if (exact.has(name) || prefixes.some((prefix) => name.startsWith(prefix))) env[name] = value;
   }
   return { ...env, ...invocation.env, ...FORCED_ENV };
+}
+
+/**
+ * Concrete names tried for the wildcard entries of an allow-list (`AWS_*`, `KIMI_*`, …) when the harness may
+ * not list its environment: under the permission set (src/permissions.ts) a variable can be read by name but
+ * the environment cannot be enumerated, so a wildcard hands on only the names known here.
+ */
+export const ENV_KNOWN_NAMES: readonly string[] = [
+  "ANTHROPIC_API_KEY",
+  "ANTHROPIC_AUTH_TOKEN",
+  "ANTHROPIC_BASE_URL",
+  "ANTHROPIC_MODEL",
+  "CLAUDE_CODE_OAUTH_TOKEN",
+  "CLAUDE_CONFIG_DIR",
+  "OPENAI_API_KEY",
+  "OPENAI_BASE_URL",
+  "OPENAI_MODEL",
+  "CODEX_API_KEY",
+  "GEMINI_API_KEY",
+  "GOOGLE_API_KEY",
+  "GOOGLE_APPLICATION_CREDENTIALS",
+  "AWS_ACCESS_KEY_ID",
+  "AWS_SECRET_ACCESS_KEY",
+  "AWS_SESSION_TOKEN",
+  "AWS_BEARER_TOKEN_BEDROCK",
+  "AWS_REGION",
+  "AWS_DEFAULT_REGION",
+  "AWS_PROFILE",
+  "AWS_CONFIG_FILE",
+  "AWS_SHARED_CREDENTIALS_FILE",
+  "KIMI_API_KEY",
+  "KIMI_MODEL_NAME",
+  "KIMI_MODEL_API_KEY",
+  "KIMI_MODEL_BASE_URL",
+  "KIMI_MODEL_PROVIDER_TYPE",
+  "MOONSHOT_API_KEY",
+  "QWEN_HOME",
+  "QWEN_MODEL",
+  "DASHSCOPE_API_KEY",
+  "OPENROUTER_API_KEY",
+  "LC_ALL",
+  "LC_CTYPE",
+  "LC_MESSAGES",
+  "XDG_CONFIG_HOME",
+  "XDG_DATA_HOME",
+  "XDG_CACHE_HOME",
+  "XDG_RUNTIME_DIR",
+];
+
+/** Whether the program may read (and so list) its whole environment, as the dev tasks and tests may. */
+export function wholeEnvReadable(): boolean {
+  return Deno.permissions.querySync({ name: "env" }).state === "granted";
+}
+
+function readOne(name: string): string | undefined {
+  try {
+    return Deno.env.get(name);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied) {
+      return undefined;
+    }
+    throw error;
+  }
+}
+
+/** The names `allow` stands for when the environment cannot be listed: its exact names, wildcards expanded. */
+export function namesOf(allow: readonly string[]): string[] {
+  const exact = allow.filter((name) => !name.endsWith("*"));
+  const wild = allow.filter((name) => name.endsWith("*"));
+  return [...new Set([...exact, ...ENV_KNOWN_NAMES.filter((name) => envNameAllowed(name, wild))])];
+}
+
+/**
+ * The parent variables named by `allow` (exact names, and `PREFIX*` wildcards), read without ever listing the
+ * environment unless the program may: under the permission set a wildcard stands for the names of
+ * {@linkcode ENV_KNOWN_NAMES} it matches, and a name outside the env permission reads as unset.
+ *
+ * @example
+ * ```ts
+ * import { readEnv } from "./env.ts";
+ * readEnv(["HOME", "LC_*"]); // { HOME: "/home/me", LC_ALL: "C.UTF-8" }
+ * ```
+ */
+export function readEnv(allow: readonly string[] = ENV_ALLOW): Record<string, string> {
+  const env: Record<string, string> = {};
+  if (wholeEnvReadable()) {
+    for (const [name, value] of Object.entries(Deno.env.toObject())) {
+      if (envNameAllowed(name, allow)) env[name] = value;
+    }
+    return env;
+  }
+  for (const name of namesOf(allow)) {
+    const value = readOne(name);
+    if (value !== undefined) env[name] = value;
+  }
+  return env;
+}
+
+let guarded = false;
+
+/**
+ * Makes `process.env` listable under the narrow env permission. Node packages enumerate it (Playwright's
+ * bundled `debug` runs `Object.keys(process.env)` as it loads, and spreads it into children's environments),
+ * and Deno refuses any listing short of whole env access. Once guarded, `process.env` lists the set
+ * variables of {@linkcode namesOf}`(ENV_ALLOW)`; reads and writes by name still go to the real environment,
+ * so a name outside the permission still throws NotCapable. Does nothing when the whole environment is
+ * readable. Call it before importing a package that lists the environment.
+ */
+export function guardProcessEnv(): void {
+  if (guarded || wholeEnvReadable()) return;
+  guarded = true;
+  const real = process.env;
+  const listed = namesOf(ENV_ALLOW);
+  const descriptor = (name: string | symbol): PropertyDescriptor | undefined => {
+    const value = typeof name === "string" ? readOne(name) : undefined;
+    return value === undefined ? undefined : { value, writable: true, enumerable: true, configurable: true };
+  };
+  const view = new Proxy({} as Record<string, string>, {
+    get: (_target, name) => typeof name === "string" ? real[name] : undefined,
+    set: (_target, name, value) => {
+      real[String(name)] = String(value);
+      return true;
+    },
+    has: (_target, name) => typeof name === "string" && name in real,
+    deleteProperty: (_target, name) => delete real[String(name)],
+    ownKeys: () => listed.filter((name) => readOne(name) !== undefined),
+    getOwnPropertyDescriptor: (_target, name) => descriptor(name),
+  });
+  Object.defineProperty(process, "env", {
+    value: view,
+    writable: true,
+    configurable: true,
+    enumerable: true,
+  });
+}
+
+/**
+ * `null` when the harness may hand on parent variable `entry` (a name, or a `PREFIX*` wildcard) under its
+ * current permissions, else one line saying why not and what to do. A wildcard needs the environment listed,
+ * which only whole env access allows.
+ */
+export function envAllowProblem(entry: string): string | null {
+  if (wholeEnvReadable()) return null;
+  const way =
+    `("deno task compile --also-env ${entry.replace(/\*$/, "")}") or run from source with a wider ` +
+    "--allow-env; see docs/binary.md";
+  if (entry.endsWith("*")) {
+    return `variable pattern "${entry}", which cannot be listed under the harness's env permission: name each variable ` +
+      `instead, and build a binary that allows them ${way}`;
+  }
+  if (Deno.permissions.querySync({ name: "env", variable: entry }).state === "granted") return null;
+  return `variable "${entry}", which is outside the harness's env permission: build a binary that allows it ${way}`;
 }

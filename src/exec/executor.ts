@@ -14,7 +14,7 @@
  * @module
  */
 import type { DraftEvent, NormalizedEvent, Normalizer } from "../normalize/events.ts";
-import { projectEnv } from "./env.ts";
+import { BASELINE_ENV_ALLOW, projectEnv, readEnv } from "./env.ts";
 import type { HostInvocation, StreamShape } from "./host_runner.ts";
 import { DEFAULT_MAX_LINE_BYTES, readLines } from "./line_reader.ts";
 import type { Observation, StopReason, Violation } from "./observation.ts";
@@ -54,7 +54,7 @@ export interface ExecuteOptions {
   readonly maxLineBytes?: number;
   /** Aborting it stops the run like {@linkcode RunControl.abort}. */
   readonly signal?: AbortSignal;
-  /** The parent environment to project from. Default `Deno.env.toObject()`. */
+  /** The parent environment to project from. Default: the variables the projection keeps ({@linkcode readEnv}). */
   readonly parentEnv?: Readonly<Record<string, string>>;
   readonly onEvent?: (event: NormalizedEvent, control: RunControl) => void;
   readonly onStdoutLine?: (line: string, control: RunControl) => void;
@@ -145,7 +145,10 @@ async function run(
   try {
     child = new Deno.Command(invocation.binary, {
       args: [...invocation.args],
-      env: projectEnv(invocation, options.parentEnv ?? Deno.env.toObject()),
+      env: projectEnv(
+        invocation,
+        options.parentEnv ?? readEnv([...BASELINE_ENV_ALLOW, ...invocation.envAllow]),
+      ),
       clearEnv: true,
       ...(invocation.cwd === undefined ? {} : { cwd: invocation.cwd }),
       stdin: "null",

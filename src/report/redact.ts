@@ -6,6 +6,8 @@
  * @module
  */
 import type { TestResult } from "../outcome.ts";
+import { readEnv, wholeEnvReadable } from "../exec/env.ts";
+import { ENV_ALLOW } from "../permissions.ts";
 
 /** What a secret is replaced with. */
 export const REDACTED = "[REDACTED]";
@@ -115,7 +117,7 @@ const SECRET_ENV = /(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?|COOKIE|AUTH
 
 /**
  * The values of secret-named environment variables (`*_API_KEY`, `*_TOKEN`, `*_SECRET`, …), so that a host
- * echoing its own environment cannot leak them into a report. Without env permission, none.
+ * echoing its own environment cannot leak them into a report. By default, from the variables the harness may read.
  *
  * @example
  * ```ts
@@ -124,14 +126,8 @@ const SECRET_ENV = /(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?|COOKIE|AUTH
  * ```
  */
 export function secretsFromEnv(env?: Record<string, string>): string[] {
-  let source = env;
-  if (!source) {
-    try {
-      source = Deno.env.toObject();
-    } catch {
-      return [];
-    }
-  }
+  // Without an argument: every variable when the environment may be listed, else those the harness may read.
+  const source = env ?? readEnv(wholeEnvReadable() ? ["*"] : ENV_ALLOW);
   return Object.entries(source)
     .filter(([name, value]) => SECRET_ENV.test(name) && value.length >= 8)
     .map(([, value]) => value)

@@ -7,6 +7,7 @@
  * @module
  */
 import fs from "node:fs";
+import { guardProcessEnv } from "../exec/env.ts";
 
 const PRIVILEGED = ["/proc/sys/", "/run/WSL"];
 let loaded: Promise<typeof import("playwright-core")> | null = null;
@@ -17,6 +18,8 @@ export function loadPlaywright(): Promise<typeof import("playwright-core")> {
     const existsSync = fs.existsSync;
     fs.existsSync = (path: fs.PathLike) =>
       PRIVILEGED.some((prefix) => String(path).startsWith(prefix)) ? false : existsSync(path);
+    // Playwright lists process.env as it loads, which the narrow env permission refuses (src/exec/env.ts).
+    guardProcessEnv();
     loaded = import("playwright-core");
   }
   return loaded;

@@ -12,6 +12,8 @@ const attempts: Record<string, () => unknown> = {
   write: () => Deno.writeTextFileSync(outsideFile, "refused"),
   listen: () => Deno.listen({ hostname: "0.0.0.0", port: 0 }).close(),
   kill: () => Deno.kill(-2_000_000_000, "SIGCONT"),
+  env: () => Deno.env.get("GH_TOKEN"),
+  listEnv: () => Deno.env.toObject(),
 };
 for (const [name, attempt] of Object.entries(attempts)) {
   try {

@@ -4,7 +4,7 @@
  * refused with a clear message rather than a stack trace.
  */
 import assert from "node:assert/strict";
-import { PERMISSION_FLAGS } from "../../src/permissions.ts";
+import { PERMISSION_FLAGS, permissionFlags } from "../../src/permissions.ts";
 import { ROOT, runToEnd, tempFolder } from "./_run.ts";
 
 interface ReportResult {
@@ -74,4 +74,39 @@ Deno.test("under the permission set the fake tier passes and an agent CLI outsid
     assert.match(result.message, /Program ".*\/my-agent" is outside the harness's run permission/);
     assert.match(result.message, /--also-run my-agent/);
   }
+});
+
+Deno.test("a --config host handing on a variable outside the env permission stops at config load", async () => {
+  await using folder = await tempFolder("conformance-permset-env-");
+  const config = OUTSIDER_CONFIG("my-agent").replace(
+    "    dialect: claude\n",
+    "    dialect: claude\n    envAllow: [MY_AGENT_TOKEN]\n",
+  );
+  await Deno.writeTextFile(`${folder.path}/hosts.yaml`, config);
+  const run = (flags: readonly string[]) =>
+    runToEnd(Deno.execPath(), [
+      "run",
+      "--quiet",
+      ...flags,
+      `${ROOT}main.ts`,
+      "run",
+      "--host",
+      "outsider",
+      "--config",
+      "hosts.yaml",
+      "--suite",
+      "cli",
+      "--out",
+      "reports",
+    ], { cwd: folder.path });
+  const refused = await run(PERMISSION_FLAGS);
+  assert.equal(refused.code, 2, `a usage error, got ${refused.code}:\n${refused.stderr}`);
+  assert.match(
+    refused.stderr,
+    /host "outsider" hands on variable "MY_AGENT_TOKEN", which is outside the harness's env permission: .*deno task compile --also-env MY_AGENT_TOKEN/,
+  );
+  assert.doesNotMatch(refused.stderr, /\n\s+at /, "no stack trace");
+  // The way out the message names: the same set with the variable added loads the config (and finds no host).
+  const allowed = await run(permissionFlags(["my-agent"], ["MY_AGENT_TOKEN"]));
+  assert.doesNotMatch(allowed.stderr, /MY_AGENT_TOKEN/, allowed.stderr);
 });
