@@ -35,12 +35,25 @@ export interface ReadLinesOptions {
 
 const strict = new TextDecoder("utf-8", { fatal: true });
 const lenient = new TextDecoder("utf-8");
+// For a run of whole lines decoded at once: it keeps every U+FEFF, so each line can drop its own leading one,
+// exactly as decoding the lines one by one does.
+const strictKeepBom = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+const BOM = 0xfeff;
 
 function decode(bytes: Uint8Array): { text: string; invalidUtf8: boolean } {
   try {
     return { text: strict.decode(bytes), invalidUtf8: false };
   } catch {
     return { text: lenient.decode(bytes), invalidUtf8: true };
+  }
+}
+
+/** `bytes` decoded in one call, or `null` when they are not valid UTF-8 (then lines are decoded one by one). */
+function decodeRun(bytes: Uint8Array): string | null {
+  try {
+    return strictKeepBom.decode(bytes);
+  } catch {
+    return null;
   }
 }
 
@@ -70,6 +83,25 @@ export async function* readLines(
   stream: ReadableStream<Uint8Array>,
   options: ReadLinesOptions = {},
 ): AsyncGenerator<Line, void, undefined> {
+  for await (const batch of readLineBatches(stream, options)) for (const line of batch) yield line;
+}
+
+/**
+ * Reads `stream` as lines, handed over a chunk's worth at a time: the lines that end in one chunk of the
+ * stream (never more than that chunk and one line held over from before it). The cheaper form for a hot
+ * reader: one `await` per chunk instead of one per line. Same lines, same cancelling as {@linkcode readLines}.
+ *
+ * @example
+ * ```ts
+ * import { readLineBatches } from "./line_reader.ts";
+ * const stream = ReadableStream.from([new TextEncoder().encode("a\nb\nc")]);
+ * for await (const lines of readLineBatches(stream)) console.log(lines.map((line) => line.text)); // ["a", "b"], ["c"]
+ * ```
+ */
+export async function* readLineBatches(
+  stream: ReadableStream<Uint8Array>,
+  options: ReadLinesOptions = {},
+): AsyncGenerator<Line[], void, undefined> {
   const max = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   const reader = stream.getReader();
   const cancel = () => void reader.cancel().catch(() => {});
@@ -79,9 +111,18 @@ export async function* readLines(
   let pending = 0;
   // While dropping an over-long line: its preview and its size so far.
   let dropping: { preview: Uint8Array; bytes: number } | null = null;
+  // The preview is the line's first bytes even when the limit is below its size and they come in pieces.
+  const drop = (segment: Uint8Array) => {
+    const state = dropping!;
+    if (state.preview.length < PREVIEW_BYTES && segment.length > 0) {
+      const more = segment.subarray(0, PREVIEW_BYTES - state.preview.length);
+      state.preview = concat([state.preview, more], state.preview.length + more.length);
+    }
+    state.bytes += segment.length;
+  };
   const take = (segment: Uint8Array): Line => {
     if (dropping) {
-      dropping.bytes += segment.length;
+      drop(segment);
       const { preview, bytes } = dropping;
       dropping = null;
       return { text: lenient.decode(preview), bytes, tooLong: true, invalidUtf8: false };
@@ -102,7 +143,7 @@ export async function* readLines(
   const hold = (rest: Uint8Array) => {
     if (rest.length === 0) return;
     if (dropping) {
-      dropping.bytes += rest.length;
+      drop(rest);
       return;
     }
     parts.push(rest);
@@ -114,20 +155,60 @@ export async function* readLines(
       pending = 0;
     }
   };
+  // One read is always in flight, so the pipe drains (and the writer goes on) while lines are being handled.
+  const read = () => {
+    const next = reader.read();
+    next.catch(() => {}); // awaited below; this only keeps an error from counting as unhandled meanwhile
+    return next;
+  };
   try {
-    while (true) {
-      const { value, done } = await reader.read();
+    for (let next = read();;) {
+      const { value, done } = await next;
       if (done) break;
+      next = read();
       options.onBytes?.(value.length);
       let start = 0;
-      for (let newline = value.indexOf(10); newline >= 0; newline = value.indexOf(10, start)) {
-        const line = take(value.subarray(start, newline));
+      let newline = value.indexOf(10);
+      if (newline < 0) {
+        hold(value);
+        continue;
+      }
+      const lines: Line[] = [];
+      if (pending > 0 || dropping) {
+        // The end of a line begun in earlier chunks.
+        lines.push(take(value.subarray(0, newline)));
         start = newline + 1;
-        yield line;
+      }
+      const last = value.lastIndexOf(10);
+      if (last >= start) {
+        // Whole lines within this chunk: decoded in one call, then cut where the newlines are.
+        const text = decodeRun(value.subarray(start, last));
+        if (text === null) {
+          for (newline = value.indexOf(10, start); newline >= 0; newline = value.indexOf(10, start)) {
+            lines.push(take(value.subarray(start, newline)));
+            start = newline + 1;
+          }
+        } else {
+          for (let at = 0; start <= last;) {
+            newline = value.indexOf(10, start);
+            const bytes = newline - start;
+            const end = newline === last ? text.length : text.indexOf("\n", at);
+            let line: Line;
+            if (bytes > max) line = take(value.subarray(start, newline));
+            else {
+              const cut = text.charCodeAt(at) === BOM ? at + 1 : at;
+              line = { text: text.slice(cut, end), bytes, tooLong: false, invalidUtf8: false };
+            }
+            at = end + 1;
+            start = newline + 1;
+            lines.push(line);
+          }
+        }
       }
       hold(value.subarray(start));
+      yield lines;
     }
-    if (dropping || pending > 0) yield take(new Uint8Array(0));
+    if (dropping || pending > 0) yield [take(new Uint8Array(0))];
   } finally {
     options.signal?.removeEventListener("abort", cancel);
     await reader.cancel().catch(() => {});
