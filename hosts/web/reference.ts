@@ -32,8 +32,13 @@ export class ReferenceHost extends BrowserHost {
   readonly id: string;
   readonly #variant: string | null;
   #listeners: ReferenceListeners | null = null;
+  /** The listeners while they start (alongside the browser), until `open` or `teardown` takes them over. */
+  #listening: Promise<ReferenceListeners> | null = null;
   #popups: string[] = [];
   #seenFrames = new Set<Frame>();
+  /** The second host page of `launchAside`, opened on first use. */
+  #aside: Promise<Page> | null = null;
+  #asideFrames = new Set<Frame>();
 
   /** A host for `variant` (`null`: the conformant reference). */
   constructor(variant: string | null = null) {
@@ -48,21 +53,30 @@ export class ReferenceHost extends BrowserHost {
     if (appHtml === undefined) {
       throw new TypeError(`Host "${this.id}" needs the suite HTML: pass appHtml in the setup options`);
     }
-    // Loaded lazily: the server SDK and esbuild are not needed by commands that only list hosts.
-    const { startReferenceListeners } = await import("./reference/listeners.ts");
-    this.#listeners = await startReferenceListeners({ appHtml, variant: this.#variant });
+    // Loaded lazily: the server SDK and esbuild are not needed by commands that only list hosts. They start
+    // while the browser launches; `open` waits for them.
+    const variant = this.#variant;
+    this.#listening = import("./reference/listeners.ts")
+      .then(({ startReferenceListeners }) => startReferenceListeners({ appHtml, variant }));
+    this.#listening.catch(() => {});
     // On failure, BrowserHost.setup runs this.teardown(), which closes the listeners too.
     await super.setup(options);
   }
 
   /** Loads the host page and waits until its MCP clients are connected. */
   protected async open(page: Page): Promise<void> {
+    this.#listeners = await this.#listening!;
     page.context().on("page", (popup) => this.#popups.push(popup.url() || "about:blank"));
     page.context().on("page", (popup) => {
       popup.on("framenavigated", (frame) => {
         if (frame === popup.mainFrame()) this.#popups.push(frame.url());
       });
     });
+    await this.#load(page);
+  }
+
+  /** Navigates `page` to the host page and waits until its MCP clients are connected. */
+  async #load(page: Page): Promise<void> {
     await page.goto(this.#listeners!.hostPageUrl.href);
     await page.waitForFunction(
       () => globalThis.__referenceHost?.ready || globalThis.__referenceHost?.error,
@@ -79,15 +93,37 @@ export class ReferenceHost extends BrowserHost {
 
   /** Renders the suite through `launcher` and returns the bridge to the new View. */
   async launch(launcher: LauncherName): Promise<SuiteBridge> {
-    for (const frame of this.page.frames()) this.#seenFrames.add(frame);
-    await this.page.evaluate((name) => globalThis.__referenceHost!.launch(name), launcher);
-    const frame = await findSuiteFrame(this.page, {
+    this.bridge = await this.#render(this.page, this.#seenFrames, launcher);
+    return this.bridge;
+  }
+
+  /**
+   * Renders the suite through `launcher` in a second host page, in a context of its own (so its tab is no
+   * popup and `resetIsolation` leaves it open), while the main page runs its own render.
+   */
+  async launchAside(launcher: LauncherName): Promise<SuiteBridge> {
+    this.#aside ??= this.#openAside();
+    return await this.#render(await this.#aside, this.#asideFrames, launcher);
+  }
+
+  async #openAside(): Promise<Page> {
+    const browser = this.page.context().browser();
+    if (browser === null) throw new Error(`Host "${this.id}" has no browser to open a second page in`);
+    const context = await browser.newContext({ colorScheme: "light" });
+    const page = await context.newPage();
+    await this.#load(page);
+    return page;
+  }
+
+  async #render(page: Page, seen: Set<Frame>, launcher: LauncherName): Promise<FrameSuiteBridge> {
+    for (const frame of page.frames()) seen.add(frame);
+    await page.evaluate((name) => globalThis.__referenceHost!.launch(name), launcher);
+    const frame = await findSuiteFrame(page, {
       timeoutMs: 15_000 * this.options.timeoutMultiplier,
-      exclude: this.#seenFrames,
+      exclude: seen,
       signal: this.options.signal,
     });
-    this.bridge = new FrameSuiteBridge(frame);
-    return this.bridge;
+    return new FrameSuiteBridge(frame);
   }
 
   /** Every loopback URL this host listens on while set up (for tests proving they close). */
@@ -221,9 +257,12 @@ export class ReferenceHost extends BrowserHost {
     try {
       await super.teardown();
     } finally {
-      const listeners = this.#listeners;
+      const listeners = this.#listeners ?? await this.#listening?.catch(() => null);
       this.#listeners = null;
+      this.#listening = null;
       this.#seenFrames.clear();
+      this.#aside = null;
+      this.#asideFrames.clear();
       await listeners?.close();
     }
   }

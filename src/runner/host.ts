@@ -83,6 +83,12 @@ export interface Host extends HostCapabilities {
    */
   launch(launcher: LauncherName): Promise<SuiteBridge>;
   /**
+   * Renders the suite through `launcher` beside the View of `launch` (another page of the same browser), so
+   * the Runner can run both at once. The capability methods keep acting on the `launch` View: a render aside
+   * is for tests that ask the host for nothing (the driver answers their requests with an error).
+   */
+  launchAside?(launcher: LauncherName): Promise<SuiteBridge>;
+  /**
    * What the conformance MCP server saw, for hosts that run it themselves (the server vantage read directly;
    * it judges the teardown tests once the View is gone).
    */

@@ -10,6 +10,9 @@ import { judgeTeardown, TEARDOWN_TEST_IDS } from "../../src/fixtures.ts";
 import type { AppsHostEntry, HostEntry } from "../../src/host.ts";
 import type { Outcome } from "../../src/outcome.ts";
 import {
+  CAPABILITY_KINDS,
+  type CapabilityRequest,
+  type CapabilityResult,
   type LauncherName,
   outcomeStatusOf,
   runsUnder,
@@ -23,11 +26,17 @@ import type { ResultSink, RunSettings, SuiteDriver, TestCase } from "../../src/s
 import { CATALOGUE } from "./catalogue/mod.ts";
 import { inRunOrder } from "./harness/test_api.ts";
 
-/** Launchers in render order: the main render last, because its last tests tear the View down. */
+/** The main render: most tests, the host's capability requests, and the teardown tests last. */
+const MAIN: LauncherName = "run_conformance";
+
+/**
+ * Launchers in render order: the main render last, because its last tests tear the View down. A host with
+ * `launchAside` renders the others beside the main one, at the same time.
+ */
 const LAUNCH_ORDER: readonly LauncherName[] = [
   "run_conformance_precedence",
   "run_conformance_nocsp",
-  "run_conformance",
+  MAIN,
 ];
 
 /** The catalogue's declarations, in run order. */
@@ -117,10 +126,36 @@ async function runApps(
   }
   try {
     const metas = catalogue().filter((meta) => report.wants(meta.id));
-    for (const launcher of LAUNCH_ORDER) {
-      const ids = metas.filter((meta) => runsUnder(meta, launcher)).map((meta) => meta.id);
-      if (ids.length === 0 || settings.signal.aborted) continue;
-      await runRender(host, launcher, ids, settings, report);
+    const renders = LAUNCH_ORDER
+      .map((launcher) => ({
+        launcher,
+        ids: metas.filter((meta) => runsUnder(meta, launcher)).map((m) => m.id),
+      }))
+      .filter((render) => render.ids.length > 0);
+    const inOrder = async (list: typeof renders, aside: boolean, onLaunched?: () => void) => {
+      for (const { launcher, ids } of list) {
+        if (!settings.signal.aborted) {
+          await runRender({ host, launcher, ids, aside, onLaunched }, settings, report);
+        }
+      }
+      onLaunched?.();
+    };
+    if (host.launchAside === undefined) {
+      await inOrder(renders, false);
+    } else {
+      // The other launchers' renders run in a second page while the main render's tests run: their tests ask
+      // the host for nothing, and the main render keeps the host's capability methods to itself. They start
+      // once the main View is up, so the second page does not slow its launch.
+      const others = renders.filter((render) => render.launcher !== MAIN);
+      const main = renders.filter((render) => render.launcher === MAIN);
+      const { promise: mainLaunched, resolve } = Promise.withResolvers<void>();
+      const aside = mainLaunched.then(() => inOrder(others, true)).then(
+        () => null,
+        (error: unknown) => ({ error }),
+      );
+      await inOrder(main, false, resolve).finally(() => aside);
+      const failed = await aside;
+      if (failed !== null) throw failed.error;
     }
   } finally {
     await host.teardown().catch(() => {});
@@ -128,24 +163,34 @@ async function runApps(
   }
 }
 
+/** One render: the launcher, its tests, and whether it runs beside the main render (`launchAside`). */
+interface Render {
+  readonly host: Host;
+  readonly launcher: LauncherName;
+  readonly ids: string[];
+  readonly aside: boolean;
+  /** Called once the View is up (or failed to render), before its tests run. */
+  readonly onLaunched?: (() => void) | undefined;
+}
+
 async function runRender(
-  host: Host,
-  launcher: LauncherName,
-  ids: string[],
+  { host, launcher, ids, aside, onLaunched }: Render,
   settings: RunSettings,
   report: Reporter,
 ): Promise<void> {
   const since = Date.now();
   let bridge;
   try {
-    bridge = await host.launch(launcher);
+    bridge = aside && host.launchAside ? await host.launchAside(launcher) : await host.launch(launcher);
   } catch (error) {
+    onLaunched?.();
     for (const id of ids) {
       report.one(id, { status: "ERROR", message: `${launcher} did not render: ${messageOf(error)}` });
     }
     return;
   }
-  const runner = new Runner(host, {
+  onLaunched?.();
+  const runner = new Runner(aside ? refusingHost(host.id, launcher) : host, {
     pollIntervalMs: 50,
     timeoutMultiplier: settings.timeoutMultiplier,
     signal: settings.signal,
@@ -194,6 +239,27 @@ async function runRender(
       );
     }
   }
+}
+
+/**
+ * The host a render aside talks to: the real host's capability methods act on the main render's View, so a
+ * request from a test aside gets an error answer (its test FAILs as "not testable") rather than a wrong one.
+ */
+function refusingHost(id: string, launcher: LauncherName): Host {
+  const refuse = (request: CapabilityRequest): Promise<CapabilityResult> =>
+    Promise.resolve({
+      ok: false,
+      error: `"${request.kind}" is not serviced in the ${launcher} render, which runs beside the main one: ` +
+        `a test that asks the host for something belongs in the ${MAIN} render`,
+    });
+  const methods = Object.fromEntries(CAPABILITY_KINDS.map((kind) => [kind, refuse]));
+  return {
+    ...methods,
+    id,
+    setup: () => Promise.resolve(),
+    launch: () => Promise.reject(new Error("A render aside cannot launch")),
+    teardown: () => Promise.resolve(),
+  } as Host;
 }
 
 /** Tracks which planned tests were started and finished, so every one is reported exactly once. */
