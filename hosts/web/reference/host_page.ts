@@ -137,27 +137,26 @@ async function launch(launcher: LauncherName): Promise<void> {
   outer.setAttribute("sandbox", OUTER_SANDBOX);
   outer.style.cssText =
     `border:1px solid GrayText;width:720px;height:320px;max-height:${MAX_HEIGHT}px;display:block`;
-  const proxy = new URL(config.sandboxUrl);
-  if (csp) proxy.searchParams.set("csp", JSON.stringify(csp));
-  if (config.variant !== null) proxy.searchParams.set("variant", config.variant);
-  proxy.searchParams.set("n", String(launches));
-  outer.src = proxy.href;
-  const proxyReady = new Promise<void>((resolve) => {
-    const onMessage = (event: MessageEvent) => {
-      if (
-        event.source === outer.contentWindow && event.data?.method === "ui/notifications/sandbox-proxy-ready"
-      ) {
-        removeEventListener("message", onMessage);
-        resolve();
-      }
-    };
-    addEventListener("message", onMessage);
-  });
+  const proxied = !broken("no-proxy");
+  let proxyReady: Promise<void> | null = null;
+  if (proxied) {
+    const proxy = new URL(config.sandboxUrl);
+    if (csp) proxy.searchParams.set("csp", JSON.stringify(csp));
+    if (config.variant !== null) proxy.searchParams.set("variant", config.variant);
+    proxy.searchParams.set("n", String(launches));
+    outer.src = proxy.href;
+    proxyReady = proxyReadyOf(outer);
+  } else {
+    // One srcdoc frame on the host page, the policy in a <meta>: no proxy, and the host's own origin.
+    outer.srcdoc = withMetaCsp(html, buildCsp(csp, cspFlawsOf(config.variant)));
+  }
   document.getElementById("app-slot")!.append(outer);
   // Like a chat product, the newest View is scrolled into sight (an off-screen frame is not laid out).
   outer.scrollIntoView({ block: "nearest" });
-  await proxyReady;
-  note("ui/notifications/sandbox-proxy-ready");
+  if (proxyReady !== null) {
+    await proxyReady;
+    note("ui/notifications/sandbox-proxy-ready");
+  }
   const callId = launches;
   const bridge = new AppBridge(client, HOST_INFO, {
     openLinks: {},
@@ -194,13 +193,37 @@ async function launch(launcher: LauncherName): Promise<void> {
     teardown: (reason) => teardown(reason),
     maxHeight: MAX_HEIGHT,
   });
-  await bridge.sendSandboxResourceReady({ html, ...(csp ? { csp } : {}) });
+  if (proxied) await bridge.sendSandboxResourceReady({ html, ...(csp ? { csp } : {}) });
   await initialized;
   note("ui/notifications/initialized");
   // The context goes out as one host-context-changed right after the handshake instead of in its answer.
   if (broken("late-hostcontext")) bridge.setHostContext(current.context);
   current.appModes = bridge.getAppCapabilities()?.availableDisplayModes ?? [];
   await deliverToolData(current, args, call);
+}
+
+function proxyReadyOf(outer: HTMLIFrameElement): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const onMessage = (event: MessageEvent) => {
+      if (
+        event.source === outer.contentWindow && event.data?.method === "ui/notifications/sandbox-proxy-ready"
+      ) {
+        removeEventListener("message", onMessage);
+        resolve();
+      }
+    };
+    addEventListener("message", onMessage);
+  });
+}
+
+/** `no-proxy`: the View's HTML with its policy as the first element of `<head>`. */
+function withMetaCsp(html: string, policy: string): string {
+  const meta = `<meta http-equiv="Content-Security-Policy" content="${
+    policy.replaceAll("&", "&amp;").replaceAll('"', "&quot;")
+  }">`;
+  const head = /<head[^>]*>/i.exec(html);
+  if (head === null) return meta + html;
+  return html.slice(0, head.index + head[0].length) + meta + html.slice(head.index + head[0].length);
 }
 
 /**

@@ -16,14 +16,21 @@ export const LOG_STALL_MS = 1_500;
 /** The inner frame's sandbox tokens: scripts and same-origin (a real origin for the View), forms; nothing else. */
 export const INNER_SANDBOX = "allow-scripts allow-same-origin allow-forms";
 
+/** The `opaque-origin` variant's inner tokens: no allow-same-origin, so the View's origin is "null". */
+export const OPAQUE_INNER_SANDBOX = "allow-scripts allow-forms";
+
 const PROXY_SCRIPT = `
 (() => {
   const hostOrigin = document.referrer ? new URL(document.referrer).origin : null;
+  const variant = new URLSearchParams(location.search).get("variant");
+  // The opaque-origin variant renders through srcdoc: an opaque frame's document cannot be written from here.
+  const opaque = variant === "opaque-origin";
   const inner = document.createElement("iframe");
-  inner.setAttribute("sandbox", ${JSON.stringify(INNER_SANDBOX)});
+  inner.setAttribute("sandbox", opaque ? ${JSON.stringify(OPAQUE_INNER_SANDBOX)} : ${
+  JSON.stringify(INNER_SANDBOX)
+});
   inner.style.cssText = "border:0;width:100%;height:100%;display:block";
   document.body.appendChild(inner);
-  const variant = new URLSearchParams(location.search).get("variant");
   const dropPing = variant === "drop-ping";
   const logStalls = variant === "log-breaks-channel";
   let stalledUntil = 0;
@@ -36,6 +43,10 @@ const PROXY_SCRIPT = `
         const params = data.params || {};
         if (typeof params.sandbox === "string") inner.setAttribute("sandbox", params.sandbox);
         if (typeof params.allow === "string") inner.setAttribute("allow", params.allow);
+        if (opaque) {
+          inner.srcdoc = String(params.html || "");
+          return;
+        }
         const doc = inner.contentDocument;
         doc.open();
         doc.write(String(params.html || ""));

@@ -369,6 +369,18 @@ export const VARIANTS: readonly Variant[] = [
       'lists only the modes the View can switch to: displayMode "inline", availableDisplayModes ["fullscreen"]',
     fails: ["context/display-mode-consistent"],
   },
+  {
+    name: "opaque-origin",
+    area: "security",
+    summary: "renders the View through srcdoc in an inner frame without allow-same-origin (an opaque origin)",
+    fails: ["security/sandbox-isolation"],
+  },
+  {
+    name: "no-proxy",
+    area: "security",
+    summary: "renders the View in one srcdoc frame on the host page (CSP in a <meta>), with no sandbox proxy",
+    fails: ["security/sandbox-isolation"],
+  },
 ];
 
 /** The variant called `name`, or `undefined`. */
