@@ -18,12 +18,16 @@
  *   there, or the write is refused with {@linkcode explainRefusal}'s message; browser profiles are written by
  *   the browser, a child process.
  * - **sys**: the few system facts read ({@linkcode SYS_ALLOW}).
- * - **read** and **env** stay whole: host detection stats every PATH folder and the files the user names
- *   (`--config`, `--expectations`) can be anywhere; Playwright alone reads about a hundred environment
- *   variables by name as it loads and throws on the first one refused, the executor and Playwright hand
- *   children an environment built from the whole of it, and a `--config` host names its own variables.
- *   Children never see the parent's environment wholesale: the executor projects it to an allow-list
- *   (`src/exec/env.ts`).
+ * - **env**: a list ({@linkcode ENV_ALLOW}): the harness's own variables, the registry hosts' credential and
+ *   config prefixes, and what the npm packages read by name (Playwright alone reads about a hundred as it
+ *   loads). The environment can be read by name but not listed: the harness reads it through `readEnv`
+ *   (`src/exec/env.ts`), hands children and the browser explicit environments, and guards `process.env` so
+ *   that packages listing it (Playwright) see the set's variables. A `--config` host naming a variable outside
+ *   the set stops at config load; `deno task compile --also-env NAME` builds a binary that allows it.
+ * - **read** stays whole: host detection no longer needs it (a `PATH` folder it cannot read is probed by
+ *   spawning, `src/exec/find_executable.ts`), but the `hosts:install` shims and web-host profiles live under
+ *   `~/.cache/conformance`, which a static flag cannot name, and running from source reads the source tree
+ *   (docs/binary.md gives the measurements). A read refusal is explained by {@linkcode explainRefusal}.
  *
  * @module
  */
@@ -258,6 +262,12 @@ export function explainRefusal(error: unknown): string | null {
     return `Cannot write "${target ?? "?"}": the harness writes only inside the working folder and temp (${
       WRITE_ALLOW.join(", ")
     }); pick a folder there (e.g. --out reports) or run from the folder you want to write to`;
+  }
+  if (/read access/.test(message)) {
+    return `Cannot read "${
+      target ?? "?"
+    }": it is outside the harness's read permission; copy the file into the ` +
+      "working folder (or temp) and pass that path, or run from source with a wider --allow-read; see docs/binary.md";
   }
   if (/env access/.test(message)) {
     return `Environment variable "${

@@ -78,6 +78,8 @@ Deno.test("env access is a list covering every variable a registry host is hande
 Deno.test("permissionFlags adds variables to the env list and refuses a name that would widen the flag", () => {
   const env = permissionFlags([], ["MY_AGENT_KEY"]).find((flag) => flag.startsWith("--allow-env="));
   assert.ok(env?.endsWith(",MY_AGENT_KEY"), env);
+  const compiled = compileArgs({ output: "dist/conformance", alsoEnv: ["MY_AGENT_KEY"] });
+  assert.ok(compiled.includes(env ?? "?"), "deno task compile --also-env reaches the binary's env list");
   assert.throws(() => permissionFlags([], ["A,B"]), /Invalid variable name "A,B"/);
   assert.throws(() => permissionFlags([], ["*"]), /Invalid variable name "\*"/);
 });
@@ -134,6 +136,15 @@ Deno.test("a registry binary found off PATH is told to be put on PATH; other err
     'Program "/home/u/.cache/conformance/hosts/bin/claude" is outside the harness\'s run permission, which ' +
       'allows "claude" only as found on PATH: put its folder first on PATH ' +
       '(export PATH="/home/u/.cache/conformance/hosts/bin:$PATH")',
+  );
+  assert.equal(
+    explainRefusal(
+      new Deno.errors.NotCapable(
+        'Requires read access to "/srv/hosts.yaml", run again with the --allow-read flag',
+      ),
+    ),
+    'Cannot read "/srv/hosts.yaml": it is outside the harness\'s read permission; copy the file into the ' +
+      "working folder (or temp) and pass that path, or run from source with a wider --allow-read; see docs/binary.md",
   );
   assert.equal(explainRefusal(new Deno.errors.NotFound("gone")), null);
   assert.equal(explainRefusal("text"), null);
