@@ -69,6 +69,158 @@ function concat(parts: readonly Uint8Array[], length: number): Uint8Array {
 }
 
 /**
+ * Cuts bytes into lines, chunk by chunk. Holds at most one unfinished line, and of an over-long one only its
+ * preview and size.
+ */
+class LineSplitter {
+  readonly #max: number;
+  #parts: Uint8Array[] = [];
+  #pending = 0;
+  /** While dropping an over-long line: its preview and its size so far. */
+  #dropping: { preview: Uint8Array; bytes: number } | null = null;
+
+  constructor(max: number) {
+    this.#max = max;
+  }
+
+  /** The lines that end in `chunk`; the rest of it is held for the next. */
+  push(chunk: Uint8Array): Line[] {
+    let newline = chunk.indexOf(10);
+    if (newline < 0) {
+      this.#hold(chunk);
+      return [];
+    }
+    const lines: Line[] = [];
+    let start = 0;
+    if (this.#pending > 0 || this.#dropping) {
+      // The end of a line begun in earlier chunks.
+      lines.push(this.#take(chunk.subarray(0, newline)));
+      start = newline + 1;
+    }
+    const last = chunk.lastIndexOf(10);
+    if (last >= start) {
+      // Whole lines within this chunk: decoded in one call, then cut where the newlines are.
+      const text = decodeRun(chunk.subarray(start, last));
+      if (text === null) {
+        for (newline = chunk.indexOf(10, start); newline >= 0; newline = chunk.indexOf(10, start)) {
+          lines.push(this.#take(chunk.subarray(start, newline)));
+          start = newline + 1;
+        }
+      } else {
+        for (let at = 0; start <= last;) {
+          newline = chunk.indexOf(10, start);
+          const bytes = newline - start;
+          const end = newline === last ? text.length : text.indexOf("\n", at);
+          if (bytes > this.#max) lines.push(this.#take(chunk.subarray(start, newline)));
+          else {
+            const cut = text.charCodeAt(at) === BOM ? at + 1 : at;
+            lines.push({ text: text.slice(cut, end), bytes, tooLong: false, invalidUtf8: false });
+          }
+          at = end + 1;
+          start = newline + 1;
+        }
+      }
+    }
+    this.#hold(chunk.subarray(start));
+    return lines;
+  }
+
+  /** The last line, when the stream ended without a newline after it. */
+  end(): Line[] {
+    return this.#dropping || this.#pending > 0 ? [this.#take(new Uint8Array(0))] : [];
+  }
+
+  /** The preview is the line's first bytes even when the limit is below its size and they come in pieces. */
+  #drop(segment: Uint8Array): void {
+    const state = this.#dropping!;
+    if (state.preview.length < PREVIEW_BYTES && segment.length > 0) {
+      const more = segment.subarray(0, PREVIEW_BYTES - state.preview.length);
+      state.preview = concat([state.preview, more], state.preview.length + more.length);
+    }
+    state.bytes += segment.length;
+  }
+
+  #take(segment: Uint8Array): Line {
+    if (this.#dropping) {
+      this.#drop(segment);
+      const { preview, bytes } = this.#dropping;
+      this.#dropping = null;
+      return { text: lenient.decode(preview), bytes, tooLong: true, invalidUtf8: false };
+    }
+    this.#parts.push(segment);
+    const bytes = concat(this.#parts, this.#pending + segment.length);
+    this.#parts = [];
+    this.#pending = 0;
+    if (bytes.length > this.#max) {
+      return {
+        text: lenient.decode(bytes.subarray(0, PREVIEW_BYTES)),
+        bytes: bytes.length,
+        tooLong: true,
+        invalidUtf8: false,
+      };
+    }
+    return { ...decode(bytes), bytes: bytes.length, tooLong: false };
+  }
+
+  #hold(rest: Uint8Array): void {
+    if (rest.length === 0) return;
+    if (this.#dropping) {
+      this.#drop(rest);
+      return;
+    }
+    this.#parts.push(rest);
+    this.#pending += rest.length;
+    if (this.#pending > this.#max) {
+      const whole = concat(this.#parts, this.#pending);
+      this.#dropping = { preview: whole.slice(0, PREVIEW_BYTES), bytes: this.#pending };
+      this.#parts = [];
+      this.#pending = 0;
+    }
+  }
+}
+
+/**
+ * The chunks of a stream, with one read always in flight so the pipe drains (and the writer goes on) while
+ * the last chunk's lines are handled. Aborting the signal cancels the stream: a pending read ends as EOF.
+ */
+class ChunkSource {
+  readonly #reader: ReadableStreamDefaultReader<Uint8Array>;
+  readonly #options: ReadLinesOptions;
+  readonly #cancel = () => void this.#reader.cancel().catch(() => {});
+  #next: Promise<ReadableStreamReadResult<Uint8Array>>;
+
+  constructor(stream: ReadableStream<Uint8Array>, options: ReadLinesOptions) {
+    this.#reader = stream.getReader();
+    this.#options = options;
+    if (options.signal?.aborted) this.#cancel();
+    options.signal?.addEventListener("abort", this.#cancel, { once: true });
+    this.#next = this.#read();
+  }
+
+  /** The next chunk, or `null` at EOF. */
+  async next(): Promise<Uint8Array | null> {
+    const { value, done } = await this.#next;
+    if (done) return null;
+    this.#next = this.#read();
+    this.#options.onBytes?.(value.length);
+    return value;
+  }
+
+  /** Cancels the stream and lets it go. */
+  async close(): Promise<void> {
+    this.#options.signal?.removeEventListener("abort", this.#cancel);
+    await this.#reader.cancel().catch(() => {});
+    this.#reader.releaseLock();
+  }
+
+  #read(): Promise<ReadableStreamReadResult<Uint8Array>> {
+    const next = this.#reader.read();
+    next.catch(() => {}); // awaited in next(); this only keeps an error from counting as unhandled meanwhile
+    return next;
+  }
+}
+
+/**
  * Reads `stream` as lines. A final line without a newline is yielded at EOF. Cancelling the iteration
  * (e.g. `break`) cancels the stream.
  *
@@ -83,7 +235,16 @@ export async function* readLines(
   stream: ReadableStream<Uint8Array>,
   options: ReadLinesOptions = {},
 ): AsyncGenerator<Line, void, undefined> {
-  for await (const batch of readLineBatches(stream, options)) for (const line of batch) yield line;
+  const source = new ChunkSource(stream, options);
+  const splitter = new LineSplitter(options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
+  try {
+    for (let chunk = await source.next(); chunk !== null; chunk = await source.next()) {
+      for (const line of splitter.push(chunk)) yield line;
+    }
+    for (const line of splitter.end()) yield line;
+  } finally {
+    await source.close();
+  }
 }
 
 /**
@@ -102,116 +263,16 @@ export async function* readLineBatches(
   stream: ReadableStream<Uint8Array>,
   options: ReadLinesOptions = {},
 ): AsyncGenerator<Line[], void, undefined> {
-  const max = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
-  const reader = stream.getReader();
-  const cancel = () => void reader.cancel().catch(() => {});
-  if (options.signal?.aborted) cancel();
-  options.signal?.addEventListener("abort", cancel, { once: true });
-  let parts: Uint8Array[] = [];
-  let pending = 0;
-  // While dropping an over-long line: its preview and its size so far.
-  let dropping: { preview: Uint8Array; bytes: number } | null = null;
-  // The preview is the line's first bytes even when the limit is below its size and they come in pieces.
-  const drop = (segment: Uint8Array) => {
-    const state = dropping!;
-    if (state.preview.length < PREVIEW_BYTES && segment.length > 0) {
-      const more = segment.subarray(0, PREVIEW_BYTES - state.preview.length);
-      state.preview = concat([state.preview, more], state.preview.length + more.length);
-    }
-    state.bytes += segment.length;
-  };
-  const take = (segment: Uint8Array): Line => {
-    if (dropping) {
-      drop(segment);
-      const { preview, bytes } = dropping;
-      dropping = null;
-      return { text: lenient.decode(preview), bytes, tooLong: true, invalidUtf8: false };
-    }
-    const bytes = concat([...parts, segment], pending + segment.length);
-    parts = [];
-    pending = 0;
-    if (bytes.length > max) {
-      return {
-        text: lenient.decode(bytes.subarray(0, PREVIEW_BYTES)),
-        bytes: bytes.length,
-        tooLong: true,
-        invalidUtf8: false,
-      };
-    }
-    return { ...decode(bytes), bytes: bytes.length, tooLong: false };
-  };
-  const hold = (rest: Uint8Array) => {
-    if (rest.length === 0) return;
-    if (dropping) {
-      drop(rest);
-      return;
-    }
-    parts.push(rest);
-    pending += rest.length;
-    if (pending > max) {
-      const whole = concat(parts, pending);
-      dropping = { preview: whole.slice(0, PREVIEW_BYTES), bytes: pending };
-      parts = [];
-      pending = 0;
-    }
-  };
-  // One read is always in flight, so the pipe drains (and the writer goes on) while lines are being handled.
-  const read = () => {
-    const next = reader.read();
-    next.catch(() => {}); // awaited below; this only keeps an error from counting as unhandled meanwhile
-    return next;
-  };
+  const source = new ChunkSource(stream, options);
+  const splitter = new LineSplitter(options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
   try {
-    for (let next = read();;) {
-      const { value, done } = await next;
-      if (done) break;
-      next = read();
-      options.onBytes?.(value.length);
-      let start = 0;
-      let newline = value.indexOf(10);
-      if (newline < 0) {
-        hold(value);
-        continue;
-      }
-      const lines: Line[] = [];
-      if (pending > 0 || dropping) {
-        // The end of a line begun in earlier chunks.
-        lines.push(take(value.subarray(0, newline)));
-        start = newline + 1;
-      }
-      const last = value.lastIndexOf(10);
-      if (last >= start) {
-        // Whole lines within this chunk: decoded in one call, then cut where the newlines are.
-        const text = decodeRun(value.subarray(start, last));
-        if (text === null) {
-          for (newline = value.indexOf(10, start); newline >= 0; newline = value.indexOf(10, start)) {
-            lines.push(take(value.subarray(start, newline)));
-            start = newline + 1;
-          }
-        } else {
-          for (let at = 0; start <= last;) {
-            newline = value.indexOf(10, start);
-            const bytes = newline - start;
-            const end = newline === last ? text.length : text.indexOf("\n", at);
-            let line: Line;
-            if (bytes > max) line = take(value.subarray(start, newline));
-            else {
-              const cut = text.charCodeAt(at) === BOM ? at + 1 : at;
-              line = { text: text.slice(cut, end), bytes, tooLong: false, invalidUtf8: false };
-            }
-            at = end + 1;
-            start = newline + 1;
-            lines.push(line);
-          }
-        }
-      }
-      hold(value.subarray(start));
-      yield lines;
+    for (let chunk = await source.next(); chunk !== null; chunk = await source.next()) {
+      const lines = splitter.push(chunk);
+      if (lines.length > 0) yield lines;
     }
-    if (dropping || pending > 0) yield [take(new Uint8Array(0))];
+    const last = splitter.end();
+    if (last.length > 0) yield last;
   } finally {
-    options.signal?.removeEventListener("abort", cancel);
-    await reader.cancel().catch(() => {});
-    reader.releaseLock();
+    await source.close();
   }
 }
