@@ -46,10 +46,26 @@ export interface SuiteBridge {
   start(filter: StartFilter | null): Promise<void>;
   /** The suite's state: running test, pending request, results so far. */
   poll(): Promise<SuitePoll>;
+  /**
+   * Optional: like `poll`, but waits up to `waitMs` inside the View until the state differs from `seen` (a new
+   * result, another running test, another request, or the run's end), so a Runner hears of a change at once
+   * rather than at its next poll.
+   */
+  pollChange?(seen: PollMark, waitMs: number): Promise<SuitePoll>;
   /** Answers the pending request numbered `seq`. */
   resolve(result: CapabilityResult, seq?: number): Promise<void>;
   /** Whether the View this bridge talks to is gone (torn down or navigated away). */
   isDetached(): boolean;
+}
+
+/** What a Runner last saw of a running suite (see {@linkcode SuiteBridge.pollChange}). */
+export interface PollMark {
+  /** How many results it had. */
+  readonly results: number;
+  /** The running test's id. */
+  readonly runningId: string;
+  /** `"<requestSeq>:<kind>"` of the parked request, `""` when none was parked. */
+  readonly request: string;
 }
 
 /** What a capability method gets besides its request. */

@@ -14,7 +14,7 @@ import {
   type SuitePoll,
   UNSUPPORTED,
 } from "../protocol.ts";
-import type { CapabilityContext, Host, SuiteBridge } from "./host.ts";
+import type { CapabilityContext, Host, PollMark, SuiteBridge } from "./host.ts";
 import { pollProblem } from "./poll_check.ts";
 
 /** Timing and reporting of one {@linkcode Runner}. */
@@ -110,11 +110,16 @@ export class Runner {
     let answeredSeq: number | null = null;
     let results: SubtestResult[] = [];
     let runningId: string | null = null;
+    // Once the suite runs, a bridge that can wait for a change inside the View is asked to, instead of
+    // sleeping between polls: each request and result is seen as soon as it appears.
+    let mark: PollMark | null = null;
     while (true) {
       if (this.#signal?.aborted) throw new SuiteRunInterrupted("The run was aborted", results, runningId);
       let poll: SuitePoll;
       try {
-        poll = await bridge.poll();
+        poll = mark !== null && bridge.pollChange
+          ? await bridge.pollChange(mark, LONG_POLL_MS)
+          : await bridge.poll();
       } catch (error) {
         throw new SuiteRunInterrupted(`The View stopped answering: ${messageOf(error)}`, results, runningId);
       }
@@ -127,6 +132,7 @@ export class Runner {
         for (; seen < results.length; seen++) await this.#onResult?.(results[seen]!);
       }
       if (poll.state === "done") return results;
+      mark = poll.state === "running" ? pollMark(poll) : null;
       if (poll.state === "running") {
         if (poll.runningId !== runningId && poll.runningId !== "") this.#onTestStart?.(poll.runningId);
         runningId = poll.runningId;
@@ -159,7 +165,7 @@ export class Runner {
           runningId,
         );
       }
-      await delay(this.#pollIntervalMs, this.#signal);
+      if (mark === null || !bridge.pollChange) await delay(this.#pollIntervalMs, this.#signal);
     }
   }
 
@@ -194,6 +200,15 @@ export class Runner {
       clearTimeout(timer);
     }
   }
+}
+
+/** The longest one `pollChange` waits inside the View (the stall guard and an abort are checked between). */
+const LONG_POLL_MS = 250;
+
+/** What the Runner last saw of a running suite. */
+function pollMark(poll: Extract<SuitePoll, { state: "running" }>): PollMark {
+  const request = poll.request === null ? "" : `${poll.requestSeq ?? ""}:${poll.request.kind}`;
+  return { results: poll.results.length, runningId: poll.runningId, request };
 }
 
 /** Between the heartbeat polls that show the suite a Runner is attached. */

@@ -7,7 +7,7 @@
  */
 import type { Frame, Page } from "playwright-core";
 import type { CapabilityResult, StartFilter, SuitePoll, TestMeta } from "../protocol.ts";
-import type { SuiteBridge } from "./host.ts";
+import type { PollMark, SuiteBridge } from "./host.ts";
 
 /** How long {@linkcode findSuiteFrame} looks before giving up. */
 export interface FindSuiteFrameOptions {
@@ -81,6 +81,26 @@ export class FrameSuiteBridge implements SuiteBridge {
   /** One poll of the channel. */
   poll(): Promise<SuitePoll> {
     return this.#frame.evaluate(() => globalThis.__mcpConformance!.poll());
+  }
+
+  /** One poll once the suite's state differs from `seen`, or after `waitMs` (polled inside the View). */
+  pollChange(seen: PollMark, waitMs: number): Promise<SuitePoll> {
+    return this.#frame.evaluate(async ([mark, wait]) => {
+      const channel = globalThis.__mcpConformance!;
+      const end = performance.now() + wait;
+      while (true) {
+        const poll = channel.poll();
+        if (poll.state !== "running" || performance.now() >= end) return poll;
+        const request = poll.request === null ? "" : `${poll.requestSeq ?? ""}:${poll.request.kind}`;
+        if (
+          poll.results.length !== mark.results || poll.runningId !== mark.runningId ||
+          request !== mark.request
+        ) {
+          return poll;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    }, [seen, waitMs] as const);
   }
 
   /** Answers the pending request. */
