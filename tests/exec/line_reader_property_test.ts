@@ -148,3 +148,21 @@ Deno.test("an error of the stream reaches the reader once, with no unhandled rej
   }, /pipe broke/);
   assert.deepEqual(seen, ["one"]);
 });
+
+Deno.test("a line kept after reading does not keep the rest of its chunk alive", async () => {
+  // 800 chunks of 64 KiB, one short line kept from each: 51 MB if a line held its chunk's text.
+  const filler = encoder.encode(`${"x".repeat(99)}\n`.repeat(655));
+  let sent = 0;
+  const stream = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (sent++ === 800) return controller.close();
+      controller.enqueue(filler.slice());
+    },
+  });
+  const kept: string[] = [];
+  const before = Deno.memoryUsage().heapUsed;
+  for await (const batch of readLineBatches(stream)) kept.push(batch[0]!.text);
+  const grownMb = (Deno.memoryUsage().heapUsed - before) / 1024 / 1024;
+  assert.equal(kept.length, 800);
+  assert.ok(grownMb < 24, `the heap grew ${grownMb.toFixed(1)} MB keeping 800 lines of 99 bytes`);
+});
