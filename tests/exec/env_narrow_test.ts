@@ -32,6 +32,7 @@ Deno.test("under the permission set the environment is read by name, listed only
     outsider: string | null;
     read: Record<string, string>;
     secrets: string[];
+    problems: (string | null)[];
   };
   assert.equal(seen.whole, false);
   assert.equal(seen.listBefore, "NotCapable", "unguarded, listing process.env is refused");
@@ -43,4 +44,9 @@ Deno.test("under the permission set the environment is read by name, listed only
     ANTHROPIC_API_KEY: "sk-ant-inside-the-set-1",
   });
   assert.deepEqual(seen.secrets.sort(), ["aws-secret-value-1234", "sk-ant-inside-the-set-1"]);
+  const [home, aws, token, pattern] = seen.problems;
+  assert.equal(home, null, "a variable in the set may be handed on");
+  assert.match(aws ?? "", /^variable pattern "AWS_\*", which cannot be listed .*name each variable/);
+  assert.match(token ?? "", /^variable "MY_TOKEN", which is outside .*--also-env MY_TOKEN/);
+  assert.match(pattern ?? "", /^variable pattern "MY_\*", which cannot be listed .*--also-env MY_/);
 });
