@@ -80,7 +80,8 @@ async function fakeTierRows(): Promise<BenchRow[]> {
   }
 }
 
-async function normalizerRows(): Promise<BenchRow[]> {
+/** The claude normaliser rows: its throughput, and memory while streaming through the line reader. */
+export async function normalizerRows(): Promise<BenchRow[]> {
   try {
     return (await benchNormalizer(STREAM_MB)).map((f) => ({
       figure: f.name,
@@ -118,7 +119,8 @@ async function largeClaudeStream(mb: number): Promise<string> {
   return file;
 }
 
-async function executorStreamRows(): Promise<BenchRow[]> {
+/** A large recorded claude stream through the real executor (`cat` child): throughput and peak RSS. */
+export async function executorStreamRows(): Promise<BenchRow[]> {
   const figure = `${STREAM_MB} MB recorded claude stream through the executor`;
   let file: string | null = null;
   try {
