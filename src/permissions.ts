@@ -24,10 +24,10 @@
  *   (`src/exec/env.ts`), hands children and the browser explicit environments, and guards `process.env` so
  *   that packages listing it (Playwright) see the set's variables. A `--config` host naming a variable outside
  *   the set stops at config load; `deno task compile --also-env NAME` builds a binary that allows it.
- * - **read** stays whole: host detection no longer needs it (a `PATH` folder it cannot read is probed by
- *   spawning, `src/exec/find_executable.ts`), but the `hosts:install` shims and web-host profiles live under
- *   `~/.cache/conformance`, which a static flag cannot name, and running from source reads the source tree
- *   (docs/binary.md gives the measurements). A read refusal is explained by {@linkcode explainRefusal}.
+ * - **read**: the working folder, temp, the browsers and `/etc/os-release` ({@linkcode READ_ALLOW}). Files the
+ *   user names (`--config`, `--expectations`, `parse FILE`, `board FILE`), `--out` and `--profile-dir` must be
+ *   there; browser profiles default to `.conformance/profiles/<host>` in the working folder. A refusal is
+ *   explained by {@linkcode explainRefusal}.
  *
  * @module
  */
@@ -180,6 +180,15 @@ export function envNameAllowed(name: string, allow: readonly string[] = ENV_ALLO
 export const WRITE_ALLOW: readonly string[] = [".", "/tmp", "/var/folders"];
 
 /**
+ * Where the harness may read: what it may write (the working folder, where reports and the default browser
+ * profiles go, and temp), the browsers it looks for, and `/etc/os-release` (Playwright reads the distribution
+ * as it loads). A compiled binary reads its embedded assets from its own file system, which Deno allows
+ * without a flag; from source, `deno task conformance` runs in the source folder, which `.` covers. Nothing
+ * else: agent CLIs are found by spawning them (`src/exec/find_executable.ts`), not by reading PATH folders.
+ */
+export const READ_ALLOW: readonly string[] = [...WRITE_ALLOW, "/etc/os-release", ...BROWSER_PATHS];
+
+/**
  * The Deno flags of the permission set, in the order the tasks spell them. `alsoRun` adds programs to the run
  * list, for a binary built to test an agent CLI the registry does not name (`deno task compile --also-run`);
  * `alsoEnv` adds variables such a CLI needs handed on (`deno task compile --also-env`).
@@ -206,7 +215,7 @@ export function permissionFlags(alsoRun: readonly string[] = [], alsoEnv: readon
   return [
     // A refusal is an error with a message, never an interactive question (a run may have no one to answer).
     "--no-prompt",
-    "--allow-read",
+    `--allow-read=${READ_ALLOW.join(",")}`,
     `--allow-write=${WRITE_ALLOW.join(",")}`,
     `--allow-env=${[...ENV_ALLOW, ...alsoEnv].join(",")}`,
     `--allow-sys=${SYS_ALLOW.join(",")}`,
@@ -219,6 +228,16 @@ export function permissionFlags(alsoRun: readonly string[] = [], alsoEnv: readon
 
 /** The permission set itself: what `deno task conformance` and `deno task compile` use. */
 export const PERMISSION_FLAGS: readonly string[] = Object.freeze(permissionFlags());
+
+/**
+ * Why the program cannot read its own assets when run from source outside its folder: the read permission
+ * covers the working folder, not the source tree (a compiled binary reads them from its own file system).
+ */
+export function sourceOutsideReadPermission(): string {
+  const root = decodeURIComponent(new URL("..", import.meta.url).pathname).replace(/\/$/, "");
+  return `The source folder "${root}" is outside the harness's read permission: run from it ` +
+    `("deno task conformance" does) or use the compiled binary`;
+}
 
 /** Whether `error` is Deno refusing an operation for want of a permission. */
 export function isPermissionRefusal(error: unknown): error is Error {

@@ -5,7 +5,6 @@
  *
  * @module
  */
-import { existsSync } from "node:fs";
 import { binEnvName, findExecutable } from "../../src/exec/find_executable.ts";
 import type {
   GoldenPath,
@@ -26,14 +25,27 @@ export function resolveBinary(host: string, binary: string): string {
   const override = Deno.env.get(binEnvName(host));
   if (override) return override;
   const shim = shimPath(binary);
-  return existsSync(shim) ? shim : binary;
+  return visible(shim) ? shim : binary;
+}
+
+/**
+ * Whether `path` is a file the harness can see. Under the harness's permission set the `hosts:install` cache
+ * (under `$HOME`) is not readable: the shim is then used through PATH, where `deno task conformance` puts its
+ * folder first, and the run permission names the binary.
+ */
+function visible(path: string): boolean {
+  try {
+    return Deno.statSync(path).isFile;
+  } catch {
+    return false;
+  }
 }
 
 /** Like {@linkcode resolveBinary}, but `null` when nothing executable is found. */
 export async function detectBinary(host: string, binary: string): Promise<string | null> {
   if (!Deno.env.get(binEnvName(host))) {
     const shim = shimPath(binary);
-    if (existsSync(shim)) return shim;
+    if (visible(shim)) return shim;
   }
   return await findExecutable(binary, host);
 }

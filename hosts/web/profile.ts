@@ -1,6 +1,6 @@
 /**
- * Browser profiles of real web products: one folder per host under the user's cache dir (or `--profile-dir`),
- * kept apart from the user's own browser, and the marker `conformance login` leaves once the user signed in.
+ * Browser profiles of real web products: one folder per host under `.conformance/profiles` in the working
+ * folder (or `--profile-dir`), kept apart from the user's own browser, and the marker `conformance login` leaves once the user signed in.
  * The marker holds the host id and a time, never a cookie or a token; nothing here reads a cookie's content.
  *
  * @module
@@ -16,17 +16,21 @@ export interface LoginRecord {
 }
 
 /**
- * The default profile folder of a host: `${XDG_CACHE_HOME:-~/.cache}/conformance/profiles/<host>`.
+ * The default profile folder of a host: `.conformance/profiles/<host>` in the working folder, which the
+ * harness may read and write (its permission set cannot name a folder under `$HOME`, see src/permissions.ts).
  *
  * @example
  * ```ts ignore
- * defaultProfileDir("chatgpt"); // "/home/me/.cache/conformance/profiles/chatgpt"
+ * import { defaultProfileDir } from "./profile.ts";
+ * defaultProfileDir("chatgpt"); // "/home/me/project/.conformance/profiles/chatgpt"
  * ```
  */
 export function defaultProfileDir(hostId: string): string {
-  const cache = Deno.env.get("XDG_CACHE_HOME") || `${Deno.env.get("HOME") ?? "."}/.cache`;
-  return `${cache}/conformance/profiles/${hostId.replaceAll(/[^\w.-]+/g, "_")}`;
+  return `${Deno.cwd()}/${PROFILES_DIR}/${hostId.replaceAll(/[^\w.-]+/g, "_")}`;
 }
+
+/** Where the default profiles live, relative to the working folder. */
+export const PROFILES_DIR = ".conformance/profiles";
 
 /** The profile folder to use: the one given, else the host's default. */
 export function profileDirFor(hostId: string, given?: string): string {
@@ -35,8 +39,8 @@ export function profileDirFor(hostId: string, given?: string): string {
 
 /**
  * Records a finished sign-in in `profileDir`. Best effort: the harness may write only under the working folder
- * and temp, so a profile elsewhere (the default, under the cache dir) is recognised by Chromium's own cookie
- * store instead (see {@linkcode signedInProblem}).
+ * and temp, so a profile elsewhere is recognised by Chromium's own cookie store instead (see
+ * {@linkcode signedInProblem}).
  */
 export async function writeLoginMarker(profileDir: string, hostId: string): Promise<boolean> {
   const record: LoginRecord = { host: hostId, signedInAt: new Date().toISOString() };

@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { sourceOutsideReadPermission } from "../../src/permissions.ts";
 import * as esbuild from "esbuild";
 import { SUITE_CONFIG_ELEMENT_ID, SUITE_CONFIG_PLACEHOLDER } from "../../src/fixtures.ts";
 
@@ -120,7 +121,8 @@ export async function loadSuiteHtml(): Promise<string> {
   } catch (buildError) {
     try {
       return await Deno.readTextFile(PREBUILT_SUITE_URL);
-    } catch {
+    } catch (readError) {
+      if (readError instanceof Deno.errors.NotCapable) throw new Error(sourceOutsideReadPermission());
       throw new Error(
         `Cannot build the MCP Apps suite (${
           String(buildError)

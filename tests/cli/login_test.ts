@@ -41,7 +41,18 @@ async function withEnv<T>(vars: Record<string, string | undefined>, fn: () => Pr
   }
 }
 
-Deno.test("login opens the product headful on the host's own profile under the cache dir", async () => {
+/** Runs `fn` with `dir` as the working folder, where default profiles live. */
+async function inFolder<T>(dir: string, fn: () => Promise<T>): Promise<T> {
+  const before = Deno.cwd();
+  Deno.chdir(dir);
+  try {
+    return await fn();
+  } finally {
+    Deno.chdir(before);
+  }
+}
+
+Deno.test("login opens the product headful on the host's own profile in the working folder", async () => {
   const cache = await Deno.makeTempDir();
   const argvFile = `${cache}/argv.txt`;
   const browser = `${cache}/fake-chromium.sh`;
@@ -53,11 +64,11 @@ Deno.test("login opens the product headful on the host's own profile under the c
   try {
     const io = captureIo();
     const code = await withEnv(
-      { XDG_CACHE_HOME: cache, CONFORMANCE_CHROMIUM: browser, DISPLAY: ":99" },
-      () => loginCommand(["--host", "chatgpt"], io),
+      { CONFORMANCE_CHROMIUM: browser, DISPLAY: ":99" },
+      () => inFolder(cache, () => loginCommand(["--host", "chatgpt"], io)),
     );
     assert.equal(code, 0);
-    const profile = `${cache}/conformance/profiles/chatgpt`;
+    const profile = `${await Deno.realPath(cache)}/.conformance/profiles/chatgpt`;
     const argv = (await Deno.readTextFile(argvFile)).trim().split("\n");
     assert.ok(argv.includes(`--user-data-dir=${profile}`), argv.join(" "));
     assert.ok(argv.includes("https://chatgpt.com/"));
@@ -70,10 +81,7 @@ Deno.test("login opens the product headful on the host's own profile under the c
 
     const options = parseRunOptions(["--host", "chatgpt", "--live"]);
     assert.notEqual(options, "help");
-    const planned = await withEnv(
-      { XDG_CACHE_HOME: cache },
-      () => planRun(options as Exclude<typeof options, "help">),
-    );
+    const planned = await inFolder(cache, () => planRun(options as Exclude<typeof options, "help">));
     assert.equal(planned.plan[0]?.entry.id, "chatgpt", "a signed-in profile lets a live run through");
   } finally {
     await Deno.remove(cache, { recursive: true });
@@ -97,7 +105,7 @@ Deno.test("with --live but no signed-in profile, a product run stops before anyt
   try {
     const options = parseRunOptions(["--host", "claude-ai", "--live"]);
     assert.notEqual(options, "help");
-    await withEnv({ XDG_CACHE_HOME: cache }, async () => {
+    await inFolder(cache, async () => {
       await assert.rejects(
         () => planRun(options as Exclude<typeof options, "help">),
         (error: Error) => {
@@ -145,12 +153,10 @@ Deno.test("conformance run --host mistral --live with an empty profile exits 2 w
   const cache = await Deno.makeTempDir();
   try {
     const { binary, args } = conformanceArgv(["run", "--host", "mistral", "--live"]);
-    const env = { ...Deno.env.toObject(), XDG_CACHE_HOME: cache };
     const output = await new Deno.Command(binary, {
       detached: true,
       args,
-      env,
-      clearEnv: true,
+      cwd: cache,
       stdin: "null",
     }).output();
     const stderr = new TextDecoder().decode(output.stderr).trim();

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { sourceOutsideReadPermission } from "../../../src/permissions.ts";
 import * as esbuild from "esbuild";
 import { chatSurfaceHtml } from "./chat_surface.ts";
 import { HOST_CONFIG_ELEMENT_ID } from "./page_state.ts";
@@ -38,7 +39,8 @@ async function buildOrPrebuilt(): Promise<string> {
   } catch (buildError) {
     try {
       return await Deno.readTextFile(PREBUILT_HOST_PAGE_URL);
-    } catch {
+    } catch (readError) {
+      if (readError instanceof Deno.errors.NotCapable) throw new Error(sourceOutsideReadPermission());
       throw new Error(
         `Cannot build the reference host page (${String(buildError)}) and no prebuilt ` +
           `${PREBUILT_HOST_PAGE_URL.pathname} exists: run "deno task assets" first`,
