@@ -26,6 +26,7 @@
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { UsageError } from "./errors.ts";
+import { isPermissionRefusal } from "./permissions.ts";
 import { oneLine, yamlErrorDetail } from "./file_errors.ts";
 import { envAllowProblem } from "./exec/env.ts";
 
@@ -166,6 +167,8 @@ export async function loadConfig(path: string): Promise<Config> {
   try {
     text = await Deno.readTextFile(path);
   } catch (error) {
+    // Outside the permission set: the refusal itself is explained, with its way out (src/cli/failure.ts).
+    if (isPermissionRefusal(error)) throw error;
     const why = error instanceof Deno.errors.NotFound ? "does not exist" : "cannot be read";
     throw new UsageError(`Config file "${path}" ${why}: check the --config path`);
   }

@@ -19,6 +19,7 @@
 import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
 import { z } from "zod";
 import { UsageError } from "./errors.ts";
+import { isPermissionRefusal } from "./permissions.ts";
 import { oneLine, yamlErrorDetail } from "./file_errors.ts";
 import { compare, type Status, STATUSES, type TestResult } from "./outcome.ts";
 
@@ -108,7 +109,8 @@ async function expectationFiles(path: string): Promise<string[]> {
   let info: Deno.FileInfo;
   try {
     info = await Deno.stat(path);
-  } catch {
+  } catch (error) {
+    if (isPermissionRefusal(error)) throw error;
     throw new UsageError(
       `Expectations path "${path}" does not exist: give a file or a folder of *.yaml files`,
     );

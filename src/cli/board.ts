@@ -9,6 +9,8 @@ import { type CommandSpec, parseCommandLine, stringFlag } from "./args.ts";
 import { HELP } from "./help.ts";
 import type { CliIo } from "./io.ts";
 import { buildBoard } from "../report/board.ts";
+import { secretsFromEnv } from "../report/redact.ts";
+import { readableEnv } from "../exec/env.ts";
 
 const SPEC: CommandSpec = {
   name: "board",
@@ -29,6 +31,7 @@ export async function boardCommand(args: string[], io: CliIo): Promise<number> {
     reports: parsed.positionals,
     ...(diff !== undefined ? { diff } : {}),
     ...(out !== undefined ? { out } : {}),
+    secrets: secretsFromEnv(readableEnv()),
   });
   if (board.written) io.err(`conformance: wrote ${board.written}\n`);
   else io.out(board.text.endsWith("\n") ? board.text : `${board.text}\n`);

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { isPermissionRefusal } from "../permissions.ts";
 import { EXIT, UsageError } from "../errors.ts";
 import { EMPTY_CONFIG, loadConfig } from "../config.ts";
 import { eventsToJsonLines, parseStream } from "../normalize/parse.ts";
@@ -54,6 +55,7 @@ export async function parseCommand(
     try {
       text = await Deno.readTextFile(file);
     } catch (error) {
+      if (isPermissionRefusal(error)) throw error;
       const why = error instanceof Deno.errors.NotFound ? "does not exist" : "cannot be read";
       throw new UsageError(`Stream file "${file}" ${why}`);
     }

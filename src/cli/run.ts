@@ -22,6 +22,7 @@ import { SUITES } from "../../suite/mod.ts";
 import { createReporters, ReporterGroup } from "../report/create.ts";
 import { REPORTER_NAMES, type ReporterName } from "../report/reporter.ts";
 import { redact, secretsFromEnv } from "../report/redact.ts";
+import { readableEnv } from "../exec/env.ts";
 import { REPORT_SCHEMA, type RunReport } from "../report/schema.ts";
 import { summarize } from "../outcome.ts";
 import { HARNESS_VERSION, SUITE_REVISION } from "../version.ts";
@@ -203,7 +204,7 @@ export async function runConformance(
   const expectations = await loadExpectations(expectationPaths);
   const { plan, goldenPaths } = await planRun(options);
 
-  const literals = secretsFromEnv();
+  const literals = secretsFromEnv(readableEnv());
   const scrub = (text: string) => redact(text, literals);
   const startedAt = new Date();
   const run = {
@@ -253,6 +254,7 @@ export async function runConformance(
       stderr: { write: io.err },
       isTTY: io.isTTY,
       color: io.color,
+      secrets: literals,
     }));
     total = plan.reduce((n, item) => n + item.tests.length, 0);
     reporters.start({ run, hosts, total });

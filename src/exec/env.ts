@@ -105,6 +105,14 @@ export const ENV_KNOWN_NAMES: readonly string[] = [
   "XDG_RUNTIME_DIR",
 ];
 
+/**
+ * Every variable the program may read: the whole environment when it may list it (dev tasks, tests), else
+ * the permission set's variables. What secrets are redacted from (`secretsFromEnv` in src/report/redact.ts).
+ */
+export function readableEnv(): Record<string, string> {
+  return readEnv(wholeEnvReadable() ? ["*"] : ENV_ALLOW);
+}
+
 /** Whether the program may read (and so list) its whole environment, as the dev tasks and tests may. */
 export function wholeEnvReadable(): boolean {
   return Deno.permissions.querySync({ name: "env" }).state === "granted";

@@ -12,7 +12,6 @@ import { serializeReport } from "./json.ts";
 import { renderJunit } from "./junit.ts";
 import { MARKDOWN_BOARD_FILE, renderBoardMarkdown } from "./markdown.ts";
 import { mergeReports } from "./merge.ts";
-import { secretsFromEnv } from "./redact.ts";
 import { ReportError } from "./report_error.ts";
 import { parseReport, type RunReport } from "./schema.ts";
 
@@ -28,6 +27,8 @@ export interface BuildBoardOptions {
    * Without it, nothing is written.
    */
   out?: string;
+  /** Exact secret values to redact from what is written, e.g. `secretsFromEnv(readableEnv())`; default none. */
+  secrets?: readonly string[];
 }
 
 /** What {@linkcode buildBoard} produced. */
@@ -65,7 +66,7 @@ export async function buildBoard(options: BuildBoardOptions): Promise<BuiltBoard
   })));
   const report = mergeReports(inputs);
   const diff = options.diff === undefined ? undefined : diffReports(await readReport(options.diff), report);
-  const secrets = secretsFromEnv();
+  const secrets = options.secrets ?? [];
   const out = options.out === undefined ? undefined : await outputFile(options.out);
   let text: string;
   switch (out === undefined ? ".md" : extname(out).toLowerCase()) {
@@ -112,6 +113,7 @@ export async function readReport(path: string): Promise<RunReport> {
   try {
     text = await Deno.readTextFile(path);
   } catch (error) {
+    if (error instanceof Deno.errors.NotCapable) throw error;
     if (error instanceof Deno.errors.NotFound) {
       throw new ReportError(
         `Report "${path}" not found: pass a report.json written by "conformance run --reporter json --out DIR"`,

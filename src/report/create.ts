@@ -9,7 +9,6 @@ import { JsonReporter } from "./json.ts";
 import { JunitReporter } from "./junit.ts";
 import { MarkdownReporter } from "./markdown.ts";
 import { PrettyReporter } from "./pretty.ts";
-import { secretsFromEnv } from "./redact.ts";
 import { ReportError } from "./report_error.ts";
 import {
   type Reporter,
@@ -34,8 +33,8 @@ export interface CreateReportersOptions {
   color: boolean;
   /** Terminal width. */
   columns?: number;
-  /** Exact secret values to redact; by default the values of secret-named environment variables. */
-  secrets?: readonly string[];
+  /** Exact secret values to redact, e.g. `secretsFromEnv(readableEnv())`. */
+  secrets: readonly string[];
 }
 
 /**
@@ -87,7 +86,7 @@ export function createReporters(names: readonly string[], options: CreateReporte
       printing[1],
     );
   }
-  const secrets = options.secrets ?? secretsFromEnv();
+  const secrets = options.secrets;
   const file = { outDir: options.outDir, out: options.stdout, secrets };
   return chosen.map((name): Reporter => {
     switch (name) {

@@ -6,8 +6,6 @@
  * @module
  */
 import type { TestResult } from "../outcome.ts";
-import { readEnv, wholeEnvReadable } from "../exec/env.ts";
-import { ENV_ALLOW } from "../permissions.ts";
 
 /** What a secret is replaced with. */
 export const REDACTED = "[REDACTED]";
@@ -117,7 +115,8 @@ const SECRET_ENV = /(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?|COOKIE|AUTH
 
 /**
  * The values of secret-named environment variables (`*_API_KEY`, `*_TOKEN`, `*_SECRET`, …), so that a host
- * echoing its own environment cannot leak them into a report. By default, from the variables the harness may read.
+ * echoing its own environment cannot leak them into a report. The caller reads the environment (`readableEnv`
+ * in src/exec/env.ts): src/report reads nothing but the reports it is given.
  *
  * @example
  * ```ts
@@ -125,10 +124,8 @@ const SECRET_ENV = /(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?|COOKIE|AUTH
  * redact("key is hunter22-long", secretsFromEnv({ MY_TOKEN: "hunter22-long" })); // "key is [REDACTED]"
  * ```
  */
-export function secretsFromEnv(env?: Record<string, string>): string[] {
-  // Without an argument: every variable when the environment may be listed, else those the harness may read.
-  const source = env ?? readEnv(wholeEnvReadable() ? ["*"] : ENV_ALLOW);
-  return Object.entries(source)
+export function secretsFromEnv(env: Readonly<Record<string, string>>): string[] {
+  return Object.entries(env)
     .filter(([name, value]) => SECRET_ENV.test(name) && value.length >= 8)
     .map(([, value]) => value)
     .sort((a, b) => b.length - a.length);

@@ -110,3 +110,30 @@ Deno.test("a --config host handing on a variable outside the env permission stop
   const allowed = await run(permissionFlags(["my-agent"], ["MY_AGENT_TOKEN"]));
   assert.doesNotMatch(allowed.stderr, /MY_AGENT_TOKEN/, allowed.stderr);
 });
+
+Deno.test("a file outside the read permission is named with its way out, for every command that reads one", async () => {
+  await using folder = await tempFolder("conformance-permset-read-");
+  // /etc/hosts exists on every POSIX machine and lies outside the working folder and temp.
+  const outside = "/etc/hosts";
+  const commands = [
+    ["parse", "--host", "claude-code", outside],
+    ["run", "--host", "fake", "--config", outside],
+    ["run", "--host", "fake", "--expectations", outside],
+    ["board", outside],
+  ];
+  for (const args of commands) {
+    const { code, stderr } = await runToEnd(
+      Deno.execPath(),
+      ["run", "--quiet", ...PERMISSION_FLAGS, `${ROOT}main.ts`, ...args],
+      { cwd: folder.path },
+    );
+    const what = `conformance ${args.join(" ")}`;
+    assert.equal(code, 2, `${what}: a usage error, got ${code}:\n${stderr}`);
+    assert.match(
+      stderr,
+      /Cannot read "\/etc\/hosts": it is outside the harness's read permission; copy the file into the working folder/,
+      what,
+    );
+    assert.equal(stderr.trim().split("\n").length, 1, `${what}: one line, no stack trace:\n${stderr}`);
+  }
+});

@@ -3,7 +3,13 @@
  * does, where it cannot be listed, and prints what it saw as one JSON object.
  */
 import process from "node:process";
-import { envAllowProblem, guardProcessEnv, readEnv, wholeEnvReadable } from "../../src/exec/env.ts";
+import {
+  envAllowProblem,
+  guardProcessEnv,
+  readableEnv,
+  readEnv,
+  wholeEnvReadable,
+} from "../../src/exec/env.ts";
 import { secretsFromEnv } from "../../src/report/redact.ts";
 
 const listBefore = (() => {
@@ -26,6 +32,6 @@ console.log(JSON.stringify({
     }
   })(),
   read: readEnv(["HOME", "GH_TOKEN", "AWS_*", "ANTHROPIC_API_KEY"]),
-  secrets: secretsFromEnv(),
+  secrets: secretsFromEnv(readableEnv()),
   problems: ["HOME", "AWS_*", "MY_TOKEN", "MY_*"].map(envAllowProblem),
 }));
