@@ -38,13 +38,15 @@ export const SECURITY: SuiteTest[] = [
       } else if (!throws(() => view.top?.location.href)) {
         problems.push("(b) the host page's location is readable: host and sandbox share an origin");
       }
-      if (location.origin === "null") {
+      // self.origin, not location.origin: a srcdoc View keeps its parent's origin (location.origin reads
+      // "null" for any srcdoc document), and only a sandbox without allow-same-origin makes it opaque.
+      if (self.origin === "null") {
         problems.push("(c) the View has an opaque origin (no allow-same-origin)");
       }
       if (view.top !== view && !throws(() => view.top?.document.body)) {
         problems.push("(d) the host page's DOM is reachable");
       }
-      t.observe("origin", location.origin);
+      t.observe("origin", self.origin);
       t.assert(problems.length === 0, problems.join("; "));
       return Promise.resolve();
     },
