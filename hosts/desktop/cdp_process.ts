@@ -6,8 +6,8 @@
  *
  * @module
  */
-import { signalGroup } from "../../src/exec/process_group.ts";
-import { chromiumPath, processGroupAlive, waitGroupGone } from "../../src/runner/chromium.ts";
+import { groupAlive, signalGroup } from "../../src/exec/process_group.ts";
+import { chromiumPath, waitGroupGone } from "../../src/runner/chromium.ts";
 
 /** How to start the app. */
 export interface CdpProcessOptions {
@@ -103,7 +103,7 @@ export async function startCdpProcess(options: CdpProcessOptions): Promise<CdpPr
   const close = () => {
     closed ??= (async () => {
       // Through the kill binary where Deno.kill is refused (the harness's permission set).
-      if (processGroupAlive(pid)) signalGroup(pid, "SIGTERM");
+      if (await groupAlive(pid)) signalGroup(pid, "SIGTERM");
       await waitGroupGone(pid, 10_000);
       await status;
       if (temporary) await Deno.remove(userDataDir, { recursive: true }).catch(() => {});

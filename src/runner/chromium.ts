@@ -7,7 +7,7 @@
 import type { Browser } from "playwright-core";
 import { loadPlaywright } from "./playwright.ts";
 // Through the kill binary where Deno.kill is refused (the harness's permission set, src/permissions.ts).
-import { signalGroup } from "../exec/process_group.ts";
+import { groupAlive, signalGroup, waitGroupGone as waitUntilGone } from "../exec/process_group.ts";
 import { readEnv, RUN_ID_ENV } from "../exec/env.ts";
 
 /**
@@ -153,7 +153,7 @@ async function leftovers(pgid: number, marker: string): Promise<number[]> {
     stderr: "null",
     detached: true,
   }).output().catch(() => null);
-  if (output === null || !output.success) return processGroupAlive(pgid) ? [pgid] : [];
+  if (output === null || !output.success) return await groupAlive(pgid) ? [pgid] : [];
   const found: number[] = [];
   for (const line of new TextDecoder().decode(output.stdout).split("\n")) {
     const [pid, group, state = "", ...args] = line.trim().split(/\s+/);
@@ -186,51 +186,13 @@ async function waitGone(find: () => Promise<number[]>, graceMs: number): Promise
 }
 
 /**
- * Whether any live process is left in process group `pgid`. A zombie (exited, not yet reaped) counts as gone,
- * as in `src/exec/process_group.ts`: the browser's children are reparented to pid 1 when it dies, and some
- * inits (containers, sandboxes) reap them only every second or two.
+ * Waits until group `pgid` is gone (a zombie counts as gone, see `src/exec/process_group.ts`); after
+ * `graceMs`, kills what is left with SIGKILL and waits up to 5 s more.
  */
-export function processGroupAlive(pgid: number): boolean {
-  try {
-    if (!signalGroup(pgid, "SIGCONT")) return false;
-  } catch {
-    return false;
-  }
-  const states = memberStates(pgid);
-  return states === null || states.some((state) => !state.startsWith("Z") && !state.startsWith("X"));
-}
-
-/** The `ps` states of the group's members, or `null` when `ps` cannot be run (then the group counts as alive). */
-function memberStates(pgid: number): string[] | null {
-  try {
-    // Detached, like every helper the harness runs: a Ctrl-C to the harness's group must not end the probe.
-    const { stdout, success } = new Deno.Command("ps", {
-      args: ["-A", "-o", "pgid=,stat="],
-      stdin: "null",
-      stdout: "piped",
-      stderr: "null",
-      detached: true,
-    }).outputSync();
-    if (!success) return null;
-    return new TextDecoder().decode(stdout).split("\n").map((line) => line.trim().split(/\s+/))
-      .filter(([group]) => Number(group) === pgid).map(([, state]) => state ?? "");
-  } catch {
-    return null;
-  }
-}
-
-/** Waits until the group is gone; after `graceMs`, kills what is left with SIGKILL and waits again. */
 export async function waitGroupGone(pgid: number, graceMs: number): Promise<void> {
-  const deadline = Date.now() + graceMs;
-  while (processGroupAlive(pgid) && Date.now() < deadline) await sleep(50);
-  if (!processGroupAlive(pgid)) return;
-  try {
-    if (!signalGroup(pgid, "SIGKILL")) return;
-  } catch {
-    return;
-  }
-  const hard = Date.now() + 5_000;
-  while (processGroupAlive(pgid) && Date.now() < hard) await sleep(50);
+  if (await waitUntilGone(pgid, graceMs)) return;
+  if (!signalGroup(pgid, "SIGKILL")) return;
+  await waitUntilGone(pgid, 5_000);
 }
 
 function sleep(ms: number): Promise<void> {

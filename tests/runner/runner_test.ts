@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { ReferenceHost } from "../../hosts/web/reference.ts";
-import { processGroupAlive } from "../../src/runner/chromium.ts";
+import { groupAlive } from "../../src/exec/process_group.ts";
 import { Runner } from "../../src/runner/runner.ts";
 import { miniSuiteHtml } from "./mini_suite_html.ts";
 
@@ -23,7 +23,7 @@ Deno.test("the Runner drives an in-page suite on the reference host through poll
   try {
     await host.setup(setupOptions(abort.signal));
     pid = host.browserPid;
-    assert.ok(pid !== null && processGroupAlive(pid), "the browser runs in its own process group");
+    assert.ok(pid !== null && await groupAlive(pid), "the browser runs in its own process group");
     const bridge = await host.launch("run_conformance");
     const listed = await bridge.listTests();
     assert.equal(listed.length, 6);
@@ -46,7 +46,7 @@ Deno.test("the Runner drives an in-page suite on the reference host through poll
   } finally {
     await host.teardown();
   }
-  assert.ok(pid !== null && !processGroupAlive(pid), "the browser's process group is gone");
+  assert.ok(pid !== null && !(await groupAlive(pid)), "the browser's process group is gone");
   assert.deepEqual(
     await host.browserSurvivors(),
     [],

@@ -9,7 +9,8 @@ import { startCdpProcess } from "../../../hosts/desktop/cdp_process.ts";
 import { VsCodeHost } from "../../../hosts/desktop/vscode.ts";
 import { startReferenceListeners } from "../../../hosts/web/reference/listeners.ts";
 import { loadSuiteHtml } from "../../../suite/apps/build.ts";
-import { chromiumPath, processGroupAlive } from "../../../src/runner/chromium.ts";
+import { chromiumPath } from "../../../src/runner/chromium.ts";
+import { groupAlive } from "../../../src/exec/process_group.ts";
 import { loadPlaywright } from "../../../src/runner/playwright.ts";
 import { Runner } from "../../../src/runner/runner.ts";
 import { VSCODE_HOST } from "../../../hosts/desktop/vscode.ts";
@@ -33,7 +34,7 @@ Deno.test({
   const app = await startCdpProcess({ headless: true });
   const pgid = app.pid;
   try {
-    assert.ok(processGroupAlive(pgid), "the app runs in its own process group");
+    assert.ok(await groupAlive(pgid), "the app runs in its own process group");
     // The person at the keyboard: a second CDP client that opens the host page and later asks it to render
     // the app. (Attaching while the app is still loading its first URL makes connectOverCDP wait forever.)
     const { chromium } = await loadPlaywright();
@@ -72,13 +73,13 @@ Deno.test({
     } finally {
       await host.teardown();
     }
-    assert.ok(processGroupAlive(pgid), "detaching leaves the user's app running");
+    assert.ok(await groupAlive(pgid), "detaching leaves the user's app running");
     assert.equal(userPage.isClosed(), false, "detaching closes none of the app's windows");
     await user.close();
   } finally {
     await app.close();
   }
-  assert.equal(processGroupAlive(pgid), false, `no process of group ${pgid} is left`);
+  assert.equal(await groupAlive(pgid), false, `no process of group ${pgid} is left`);
   assert.deepEqual(
     await processesNaming(app.userDataDir),
     [],

@@ -6,7 +6,8 @@
  */
 import assert from "node:assert/strict";
 import { ChatGptHost } from "../../../hosts/web/chatgpt.ts";
-import { chromiumPath, processGroupAlive } from "../../../src/runner/chromium.ts";
+import { chromiumPath } from "../../../src/runner/chromium.ts";
+import { groupAlive } from "../../../src/exec/process_group.ts";
 import type { HostSetupOptions } from "../../../src/runner/host.ts";
 import type { FrameSuiteBridge } from "../../../src/runner/suite_bridge.ts";
 import { startProductPage } from "./_product_page.ts";
@@ -78,5 +79,5 @@ Deno.test({
     await host.teardown();
     await Deno.remove(profile, { recursive: true }).catch(() => {});
   }
-  assert.equal(processGroupAlive(pid!), false, "no browser process is left");
+  assert.equal(await groupAlive(pid!), false, "no browser process is left");
 });

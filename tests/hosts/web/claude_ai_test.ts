@@ -6,7 +6,8 @@
  */
 import assert from "node:assert/strict";
 import { ClaudeAiHost } from "../../../hosts/web/claude_ai.ts";
-import { chromiumPath, processGroupAlive } from "../../../src/runner/chromium.ts";
+import { chromiumPath } from "../../../src/runner/chromium.ts";
+import { groupAlive } from "../../../src/exec/process_group.ts";
 import type { FrameInspection } from "../../../src/protocol.ts";
 import type { FrameSuiteBridge } from "../../../src/runner/suite_bridge.ts";
 import { startProductPage } from "./_product_page.ts";
@@ -34,7 +35,7 @@ Deno.test({
   });
   const pid = host.browserPid;
   try {
-    assert.ok(pid !== null && processGroupAlive(pid));
+    assert.ok(pid !== null && (await groupAlive(pid)));
     const before = host.interactions;
     const started = Date.now();
     const bridge = await host.launch("run_conformance") as FrameSuiteBridge;
@@ -71,5 +72,5 @@ Deno.test({
     await host.teardown();
     await Deno.remove(profile, { recursive: true }).catch(() => {});
   }
-  assert.equal(processGroupAlive(pid!), false, "no browser process is left");
+  assert.equal(await groupAlive(pid!), false, "no browser process is left");
 });

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { ReferenceHost } from "../../../hosts/web/reference.ts";
 import type { SubtestResult, SuitePoll } from "../../../src/protocol.ts";
-import { processGroupAlive } from "../../../src/runner/chromium.ts";
+import { groupAlive } from "../../../src/exec/process_group.ts";
 import type { FrameSuiteBridge } from "../../../src/runner/suite_bridge.ts";
 import { buildSuiteHtml } from "../../../suite/apps/build.ts";
 import { questionFor } from "../../../suite/apps/harness/by_hand.ts";
@@ -76,6 +76,6 @@ Deno.test({
       ["context/theme-change-notify", "PASS"],
     ]);
     assert.match(results[0]!.message ?? "", /does not support "readModelToolList"/);
-    assert.ok(pid !== null && !processGroupAlive(pid), "the browser process group is gone");
+    assert.ok(pid !== null && !(await groupAlive(pid)), "the browser process group is gone");
   },
 });

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { ReferenceHost } from "../../../hosts/web/reference.ts";
 import { judgeTeardown, TEARDOWN_TEST_IDS } from "../../../src/fixtures.ts";
 import { type LauncherName, runsUnder, type SubtestResult } from "../../../src/protocol.ts";
-import { processGroupAlive } from "../../../src/runner/chromium.ts";
+import { groupAlive } from "../../../src/exec/process_group.ts";
 import { Runner, SuiteRunInterrupted } from "../../../src/runner/runner.ts";
 import { buildSuiteHtml } from "../../../suite/apps/build.ts";
 
@@ -67,6 +67,6 @@ Deno.test({
       .map((result) => `${result.id}: ${result.status} ${result.message ?? ""}`);
     assert.deepEqual(failing, []);
     assert.ok(pid !== null, "the host reported its browser pid");
-    assert.equal(processGroupAlive(pid), false, `browser process group ${pid} survived the run`);
+    assert.equal(await groupAlive(pid), false, `browser process group ${pid} survived the run`);
   },
 });
