@@ -67,7 +67,8 @@ export async function benchReference(runs = 2): Promise<BenchFigure[]> {
       unit: "ms",
       target: 10_000,
       note:
-        `${tests.length} tests, one headless Chromium, three renders (two beside the main one), teardown included`,
+        `best of ${runs}; ${tests.length} tests, one headless Chromium, three renders (two beside the main one), ` +
+        "teardown included",
     },
   ];
 }
