@@ -25,8 +25,9 @@
  *   that packages listing it (Playwright) see the set's variables. A `--config` host naming a variable outside
  *   the set stops at config load; `deno task compile --also-env NAME` builds a binary that allows it.
  * - **read**: the working folder, temp, the browsers and `/etc/os-release` ({@linkcode READ_ALLOW}). Files the
- *   user names (`--config`, `--expectations`, `parse FILE`, `board FILE`), `--out` and `--profile-dir` must be
- *   there; browser profiles default to `.conformance/profiles/<host>` in the working folder. A refusal is
+ *   user names (`--config`, `--expectations`, `parse FILE`, `board FILE`) and `--out` must be there. Browser
+ *   profiles (default under the cache dir) are Chromium's, a child process: the harness only looks in one to
+ *   pre-check a sign-in, and where it may not, the product page tells (hosts/web/profile.ts). A refusal is
  *   explained by {@linkcode explainRefusal}.
  *
  * @module

@@ -1,6 +1,6 @@
 /**
- * Browser profiles of real web products: one folder per host under `.conformance/profiles` in the working
- * folder (or `--profile-dir`), kept apart from the user's own browser, and the marker `conformance login` leaves once the user signed in.
+ * Browser profiles of real web products: one folder per host under the user's cache dir (or `--profile-dir`),
+ * kept apart from the user's own browser, and the marker `conformance login` leaves once the user signed in.
  * The marker holds the host id and a time, never a cookie or a token; nothing here reads a cookie's content.
  *
  * @module
@@ -16,21 +16,17 @@ export interface LoginRecord {
 }
 
 /**
- * The default profile folder of a host: `.conformance/profiles/<host>` in the working folder, which the
- * harness may read and write (its permission set cannot name a folder under `$HOME`, see src/permissions.ts).
+ * The default profile folder of a host: `${XDG_CACHE_HOME:-~/.cache}/conformance/profiles/<host>`.
  *
  * @example
  * ```ts ignore
- * import { defaultProfileDir } from "./profile.ts";
- * defaultProfileDir("chatgpt"); // "/home/me/project/.conformance/profiles/chatgpt"
+ * defaultProfileDir("chatgpt"); // "/home/me/.cache/conformance/profiles/chatgpt"
  * ```
  */
 export function defaultProfileDir(hostId: string): string {
-  return `${Deno.cwd()}/${PROFILES_DIR}/${hostId.replaceAll(/[^\w.-]+/g, "_")}`;
+  const cache = Deno.env.get("XDG_CACHE_HOME") || `${Deno.env.get("HOME") ?? "."}/.cache`;
+  return `${cache}/conformance/profiles/${hostId.replaceAll(/[^\w.-]+/g, "_")}`;
 }
-
-/** Where the default profiles live, relative to the working folder. */
-export const PROFILES_DIR = ".conformance/profiles";
 
 /** The profile folder to use: the one given, else the host's default. */
 export function profileDirFor(hostId: string, given?: string): string {
@@ -39,8 +35,8 @@ export function profileDirFor(hostId: string, given?: string): string {
 
 /**
  * Records a finished sign-in in `profileDir`. Best effort: the harness may write only under the working folder
- * and temp, so a profile elsewhere is recognised by Chromium's own cookie store instead (see
- * {@linkcode signedInProblem}).
+ * and temp, so a profile elsewhere (the default, under the cache dir) is recognised by Chromium's own cookie
+ * store instead (see {@linkcode signedInProblem}).
  */
 export async function writeLoginMarker(profileDir: string, hostId: string): Promise<boolean> {
   const record: LoginRecord = { host: hostId, signedInAt: new Date().toISOString() };
@@ -55,30 +51,39 @@ export async function writeLoginMarker(profileDir: string, hostId: string): Prom
   }
 }
 
-/** Whether the profile was used for a sign-in: our marker names the host, or Chromium kept a cookie store. */
-async function usedForSignIn(hostId: string, profileDir: string): Promise<boolean> {
+/**
+ * Whether the profile was used for a sign-in: our marker names the host, or Chromium kept a cookie store.
+ * `"unreadable"` when the harness may not read the folder: under its permission set (src/permissions.ts) only
+ * the working folder and temp are readable, and the default profile lives under the cache dir.
+ */
+async function usedForSignIn(hostId: string, profileDir: string): Promise<boolean | "unreadable"> {
   try {
     const record = JSON.parse(await Deno.readTextFile(`${profileDir}/${LOGIN_MARKER}`)) as Partial<
       LoginRecord
     >;
     if (record.host === hostId) return true;
-  } catch {
+  } catch (error) {
+    if (isRefusal(error)) return "unreadable";
     // No marker (or an unreadable one): look for Chromium's cookie store.
   }
   try {
     return (await Deno.stat(`${profileDir}/Default/Cookies`)).size > 0;
-  } catch {
-    return false;
+  } catch (error) {
+    return isRefusal(error) ? "unreadable" : false;
   }
+}
+
+function isRefusal(error: unknown): boolean {
+  return error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied;
 }
 
 /**
  * `null` when `profileDir` was used to sign in to `hostId`, else one line saying what to do. A live run checks
  * this before it starts, so a missing sign-in stops it with exit 2 instead of a page of failed tests; a
- * session that expired since is caught when the product page opens.
+ * session that expired since, or a profile the harness may not read, is caught when the product page opens.
  */
 export async function signedInProblem(hostId: string, profileDir: string): Promise<string | null> {
-  if (await usedForSignIn(hostId, profileDir)) return null;
+  if (await usedForSignIn(hostId, profileDir) !== false) return null;
   return `Host "${hostId}" has no signed-in browser profile in "${profileDir}": run ` +
     `"conformance login --host ${hostId}"${
       profileDir === defaultProfileDir(hostId) ? "" : ` --profile-dir "${profileDir}"`

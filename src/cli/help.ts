@@ -93,7 +93,7 @@ const LOGIN = `Usage: conformance login --host H [--profile-dir DIR] [--config F
 
 Opens a real web product (chatgpt, claude-ai, mistral, or a live web host from --config) in a visible browser
 with a persistent profile so you can sign in once; later "--live" runs reuse the profile. The profile lives in
-DIR, by default .conformance/profiles/<host> in the working folder, apart from your own browser.`;
+DIR, by default \${XDG_CACHE_HOME:-~/.cache}/conformance/profiles/<host>, apart from your own browser.`;
 
 const DOCTOR = `Usage: conformance doctor [--json]
 

@@ -1,6 +1,6 @@
 /**
  * `conformance login --host H [--profile-dir DIR]`: a visible browser on the host's own persistent profile
- * (default `.conformance/profiles/<host>` in the working folder), so the user signs in to the product
+ * (default `${XDG_CACHE_HOME:-~/.cache}/conformance/profiles/<host>`), so the user signs in to the product
  * once; later `--live` runs reuse the profile. Chromium creates the folder (the harness itself may write only
  * under the working folder and temp); when the window closes, a marker without any secret records the sign-in
  * where it can be written, and the command says how to add the conformance server to the product.

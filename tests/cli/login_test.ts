@@ -11,6 +11,7 @@ import { parseRunOptions, planRun } from "../../src/cli/run.ts";
 import { UsageError } from "../../src/errors.ts";
 import { LOGIN_MARKER } from "../../hosts/web/profile.ts";
 import { conformanceArgv } from "../robustness/_harness.ts";
+import { PERMISSION_FLAGS } from "../../src/permissions.ts";
 
 function captureIo(): CliIo & { stdout: string; stderr: string } {
   const io = {
@@ -41,18 +42,7 @@ async function withEnv<T>(vars: Record<string, string | undefined>, fn: () => Pr
   }
 }
 
-/** Runs `fn` with `dir` as the working folder, where default profiles live. */
-async function inFolder<T>(dir: string, fn: () => Promise<T>): Promise<T> {
-  const before = Deno.cwd();
-  Deno.chdir(dir);
-  try {
-    return await fn();
-  } finally {
-    Deno.chdir(before);
-  }
-}
-
-Deno.test("login opens the product headful on the host's own profile in the working folder", async () => {
+Deno.test("login opens the product headful on the host's own profile under the cache dir", async () => {
   const cache = await Deno.makeTempDir();
   const argvFile = `${cache}/argv.txt`;
   const browser = `${cache}/fake-chromium.sh`;
@@ -64,11 +54,11 @@ Deno.test("login opens the product headful on the host's own profile in the work
   try {
     const io = captureIo();
     const code = await withEnv(
-      { CONFORMANCE_CHROMIUM: browser, DISPLAY: ":99" },
-      () => inFolder(cache, () => loginCommand(["--host", "chatgpt"], io)),
+      { XDG_CACHE_HOME: cache, CONFORMANCE_CHROMIUM: browser, DISPLAY: ":99" },
+      () => loginCommand(["--host", "chatgpt"], io),
     );
     assert.equal(code, 0);
-    const profile = `${await Deno.realPath(cache)}/.conformance/profiles/chatgpt`;
+    const profile = `${cache}/conformance/profiles/chatgpt`;
     const argv = (await Deno.readTextFile(argvFile)).trim().split("\n");
     assert.ok(argv.includes(`--user-data-dir=${profile}`), argv.join(" "));
     assert.ok(argv.includes("https://chatgpt.com/"));
@@ -81,7 +71,10 @@ Deno.test("login opens the product headful on the host's own profile in the work
 
     const options = parseRunOptions(["--host", "chatgpt", "--live"]);
     assert.notEqual(options, "help");
-    const planned = await inFolder(cache, () => planRun(options as Exclude<typeof options, "help">));
+    const planned = await withEnv(
+      { XDG_CACHE_HOME: cache },
+      () => planRun(options as Exclude<typeof options, "help">),
+    );
     assert.equal(planned.plan[0]?.entry.id, "chatgpt", "a signed-in profile lets a live run through");
   } finally {
     await Deno.remove(cache, { recursive: true });
@@ -105,7 +98,7 @@ Deno.test("with --live but no signed-in profile, a product run stops before anyt
   try {
     const options = parseRunOptions(["--host", "claude-ai", "--live"]);
     assert.notEqual(options, "help");
-    await inFolder(cache, async () => {
+    await withEnv({ XDG_CACHE_HOME: cache }, async () => {
       await assert.rejects(
         () => planRun(options as Exclude<typeof options, "help">),
         (error: Error) => {
@@ -153,10 +146,12 @@ Deno.test("conformance run --host mistral --live with an empty profile exits 2 w
   const cache = await Deno.makeTempDir();
   try {
     const { binary, args } = conformanceArgv(["run", "--host", "mistral", "--live"]);
+    const env = { ...Deno.env.toObject(), XDG_CACHE_HOME: cache };
     const output = await new Deno.Command(binary, {
       detached: true,
       args,
-      cwd: cache,
+      env,
+      clearEnv: true,
       stdin: "null",
     }).output();
     const stderr = new TextDecoder().decode(output.stderr).trim();
@@ -165,5 +160,30 @@ Deno.test("conformance run --host mistral --live with an empty profile exits 2 w
     assert.match(stderr, /run "conformance login --host mistral" and sign in/);
   } finally {
     await Deno.remove(cache, { recursive: true });
+  }
+});
+
+Deno.test("under the permission set, a profile the harness may not read is left to the product page", async () => {
+  const readable = await Deno.makeTempDir();
+  try {
+    const child = new URL("./_profile_child.ts", import.meta.url).pathname;
+    // The default profile lives under the cache dir in $HOME, outside the set's read list (the working folder
+    // and temp); /root/… and /home/… stand for it here whoever runs the test.
+    const outside = `${
+      Deno.env.get("HOME") === "/root" ? "/home" : "/root"
+    }/.cache/conformance/profiles/mistral`;
+    const output = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "--quiet", ...PERMISSION_FLAGS, child, outside, readable],
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+      detached: true,
+    }).output();
+    assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
+    const [deferred, empty] = JSON.parse(new TextDecoder().decode(output.stdout)) as (string | null)[];
+    assert.equal(deferred, null, "an unreadable profile is not called signed out: the page decides");
+    assert.match(empty ?? "", /no signed-in browser profile .* run "conformance login --host mistral"/);
+  } finally {
+    await Deno.remove(readable, { recursive: true });
   }
 });
