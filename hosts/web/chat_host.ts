@@ -24,6 +24,21 @@ import { profileDirFor } from "./profile.ts";
 /** The longest a theme switch in `resetIsolation` gets to reach the View (it ends once the View shows it). */
 const THEME_SETTLE_MS = 5_000;
 
+/**
+ * The capability requests a {@linkcode ChatHost} services, for the chat products and YAML web hosts alike (the
+ * theme through the product's control, or the OS scheme).
+ */
+export const CHAT_HOST_CAPABILITIES: readonly string[] = [
+  "clickTrigger",
+  "confirmDialog",
+  "checkLinkOpen",
+  "conversationContains",
+  "toggleTheme",
+  "inspectFrame",
+  "readConsole",
+  "resetIsolation",
+];
+
 /** One chat product's DOM. Selectors are CSS, tried in order; labels are exact accessible names. */
 export interface ChatDom {
   readonly url: string;

@@ -5,21 +5,9 @@
  * @module
  */
 import type { AppsHostEntry } from "../../src/host.ts";
-import type { ChatHost } from "./chat_host.ts";
+import { CHAT_HOST_CAPABILITIES, type ChatHost } from "./chat_host.ts";
 import { paceProblem } from "./pacing.ts";
 import { defaultProfileDir, signedInProblem } from "./profile.ts";
-
-/** The capability requests every chat product host services. */
-export const CHAT_PRODUCT_CAPABILITIES: readonly string[] = [
-  "clickTrigger",
-  "confirmDialog",
-  "checkLinkOpen",
-  "conversationContains",
-  "toggleTheme",
-  "inspectFrame",
-  "readConsole",
-  "resetIsolation",
-];
 
 /** Describes one chat product for {@linkcode chatProductEntry}. */
 export interface ChatProduct {
@@ -50,7 +38,7 @@ export function chatProductEntry(product: ChatProduct): AppsHostEntry {
     id: product.id,
     kind: "web",
     summary: product.summary,
-    capabilities: CHAT_PRODUCT_CAPABILITIES,
+    capabilities: CHAT_HOST_CAPABILITIES,
     requiresLive: product.requiresLive,
     preflight: async (options) =>
       paceProblem() ?? await signedInProblem(product.id, options.profileDir ?? defaultProfileDir(product.id)),

@@ -20,7 +20,7 @@
  */
 import type { WebHostConfig } from "../../src/config.ts";
 import type { AppsHostEntry } from "../../src/host.ts";
-import { type ChatDom, ChatHost } from "./chat_host.ts";
+import { CHAT_HOST_CAPABILITIES, type ChatDom, ChatHost } from "./chat_host.ts";
 import { DEFAULT_PACE_MS } from "./pacing.ts";
 import { defaultProfileDir, signedInProblem } from "./profile.ts";
 
@@ -48,18 +48,6 @@ export function chatDomOf(config: WebHostConfig): ChatDom {
   };
 }
 
-/** Capabilities every YAML web host offers (the theme through its control, or the OS scheme). */
-export const YAML_HOST_CAPABILITIES: readonly string[] = [
-  "clickTrigger",
-  "confirmDialog",
-  "checkLinkOpen",
-  "conversationContains",
-  "toggleTheme",
-  "inspectFrame",
-  "readConsole",
-  "resetIsolation",
-];
-
 /** A web host from the config file. */
 export class YamlWebHost extends ChatHost {
   /** The host `config` describes; `headless` overrides a live host's window (tests only). */
@@ -81,7 +69,7 @@ export function yamlHostEntry(config: WebHostConfig, source: string | null): App
     id: config.id,
     kind: "web",
     summary: config.summary ?? `web host at ${config.url} (from ${source ?? "config"})`,
-    capabilities: YAML_HOST_CAPABILITIES,
+    capabilities: CHAT_HOST_CAPABILITIES,
     ...(config.live
       ? {
         requiresLive: "drives a real web product",
