@@ -121,7 +121,8 @@ export const HOST_ENV: readonly string[] = [
  * terminal detection, its bundled `debug`, `ws`, `dotenv`, `chokidar` and friends), `@copilotkit/aimock`
  * (`AIMOCK_*`), `@modelcontextprotocol/client` (`API_KEY`), `esbuild` (`ESBUILD_*`, when a page is bundled at
  * run time), `yaml` (`LOG_*`) and `which`. Found by grepping
- * their sources for `process.env`; a name missing here fails loudly (NotCapable), never silently.
+ * their sources for `process.env`; a package asking for a name missing here sees it unset (the guard of
+ * `src/exec/env.ts`), as on a machine without it.
  */
 export const PACKAGE_ENV: readonly string[] = [
   "PW*",

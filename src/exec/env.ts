@@ -168,9 +168,11 @@ let guarded = false;
  * Makes `process.env` listable under the narrow env permission. Node packages enumerate it (Playwright's
  * bundled `debug` runs `Object.keys(process.env)` as it loads, and spreads it into children's environments),
  * and Deno refuses any listing short of whole env access. Once guarded, `process.env` lists the set
- * variables of {@linkcode namesOf}`(ENV_ALLOW)`; reads and writes by name still go to the real environment,
- * so a name outside the permission still throws NotCapable. Does nothing when the whole environment is
- * readable. Call it before importing a package that lists the environment.
+ * variables of {@linkcode namesOf}`(ENV_ALLOW)`, reads by name go to the real environment, and a name outside
+ * the permission reads as unset, as if the variable were absent: which names a package asks for depends on
+ * the environment it finds (Playwright's bundled `supports-color` asks for `TRAVIS`, `CIRCLECI` … only where
+ * `CI` is set), so a refusal there would break runs on CI machines alone. Writes go to the real environment.
+ * Does nothing when the whole environment is readable. Call it before importing a package that reads it.
  */
 export function guardProcessEnv(): void {
   if (guarded || wholeEnvReadable()) return;
@@ -182,12 +184,12 @@ export function guardProcessEnv(): void {
     return value === undefined ? undefined : { value, writable: true, enumerable: true, configurable: true };
   };
   const view = new Proxy({} as Record<string, string>, {
-    get: (_target, name) => typeof name === "string" ? real[name] : undefined,
+    get: (_target, name) => typeof name === "string" ? readOne(name) : undefined,
     set: (_target, name, value) => {
       real[String(name)] = String(value);
       return true;
     },
-    has: (_target, name) => typeof name === "string" && name in real,
+    has: (_target, name) => typeof name === "string" && readOne(name) !== undefined,
     deleteProperty: (_target, name) => delete real[String(name)],
     ownKeys: () => listed.filter((name) => readOne(name) !== undefined),
     getOwnPropertyDescriptor: (_target, name) => descriptor(name),

@@ -31,6 +31,8 @@ console.log(JSON.stringify({
       return (error as Error).name;
     }
   })(),
+  outsiderIn: "TRAVIS" in process.env,
+  ciIn: "CI" in process.env,
   read: readEnv(["HOME", "GH_TOKEN", "AWS_*", "ANTHROPIC_API_KEY"]),
   secrets: secretsFromEnv(readableEnv()),
   problems: ["HOME", "AWS_*", "MY_TOKEN", "MY_*"].map(envAllowProblem),

@@ -20,6 +20,9 @@ Deno.test("under the permission set the environment is read by name, listed only
         GH_TOKEN: "ghp_outside_the_set_000000",
         AWS_SECRET_ACCESS_KEY: "aws-secret-value-1234",
         ANTHROPIC_API_KEY: "sk-ant-inside-the-set-1",
+        // With CI set, Playwright's supports-color asks for TRAVIS, CIRCLECI … (outside the set).
+        CI: "true",
+        TRAVIS: "true",
       },
       clearEnv: true,
     },
@@ -30,14 +33,18 @@ Deno.test("under the permission set the environment is read by name, listed only
     listBefore: number | string;
     listed: string[];
     outsider: string | null;
+    outsiderIn: boolean;
+    ciIn: boolean;
     read: Record<string, string>;
     secrets: string[];
     problems: (string | null)[];
   };
   assert.equal(seen.whole, false);
   assert.equal(seen.listBefore, "NotCapable", "unguarded, listing process.env is refused");
-  assert.deepEqual(seen.listed, ["ANTHROPIC_API_KEY", "AWS_SECRET_ACCESS_KEY", "HOME", "PATH"]);
-  assert.equal(seen.outsider, "NotCapable", "a name outside the set still throws through the guard");
+  assert.deepEqual(seen.listed, ["ANTHROPIC_API_KEY", "AWS_SECRET_ACCESS_KEY", "CI", "HOME", "PATH"]);
+  assert.equal(seen.outsider, null, "a name outside the set reads as unset through the guard");
+  assert.equal(seen.outsiderIn, false, "and is not `in` process.env");
+  assert.equal(seen.ciIn, true, "a name inside the set is `in` process.env");
   assert.deepEqual(seen.read, {
     HOME: "/home/probe",
     AWS_SECRET_ACCESS_KEY: "aws-secret-value-1234",
