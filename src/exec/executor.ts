@@ -16,7 +16,7 @@
 import type { DraftEvent, NormalizedEvent, Normalizer } from "../normalize/events.ts";
 import { BASELINE_ENV_ALLOW, projectEnv, readEnv } from "./env.ts";
 import type { HostInvocation, StreamShape } from "./host_runner.ts";
-import { DEFAULT_MAX_LINE_BYTES, readLineBatches, readLines } from "./line_reader.ts";
+import { DEFAULT_MAX_LINE_BYTES, forEachLine, type Line } from "./line_reader.ts";
 import type { Observation, StopReason, Violation } from "./observation.ts";
 import { groupAlive, killGroup } from "./process_group.ts";
 import { explainRefusal } from "../permissions.ts";
@@ -218,87 +218,69 @@ async function run(
     options.onEvent?.(event, control);
   };
 
-  const stdoutDone = (async () => {
-    // A chunk's lines at a time: one await per chunk rather than per line, which a flood of tiny lines
-    // (10^6) turns into less garbage and a lower peak.
-    for await (
-      const batch of readLineBatches(child.stdout, {
-        maxLineBytes: limits.maxLineBytes,
-        onBytes,
-        signal: readers.signal,
-      })
-    ) {
-      for (const line of batch) {
-        stdoutLines++;
-        stdoutBytes += line.bytes + 1;
-        // After the terminal (or a stop) the rest is drained unread, so a writing host never meets a closed pipe.
-        if (terminalSeen || stopped !== null) continue;
-        if (line.tooLong) {
-          violate({
-            kind: "line_too_long",
-            stream: "stdout",
-            line: stdoutLines,
-            message:
-              `stdout line ${stdoutLines} is ${line.bytes} bytes, over the ${limits.maxLineBytes}-byte limit`,
-          });
-          continue;
-        }
-        if (line.invalidUtf8) {
-          violate({
-            kind: "invalid_utf8",
-            stream: "stdout",
-            line: stdoutLines,
-            message: `stdout line ${stdoutLines} is not valid UTF-8 (bad bytes replaced with U+FFFD)`,
-          });
-        }
-        options.onStdoutLine?.(line.text, control);
-        for (const draft of options.normalizer.line(line.text)) {
-          const event = stamp(draft);
-          accept(event);
-          if (event.kind === "terminal" && options.streamShape.terminal === "event" && !event.synthetic) {
-            terminalSeen = true;
-            signalTerminal();
-            break;
-          }
-          if (stopped !== null) break;
-        }
-      }
+  const readOptions = { maxLineBytes: limits.maxLineBytes, onBytes, signal: readers.signal };
+  const onStdout = (line: Line) => {
+    stdoutLines++;
+    stdoutBytes += line.bytes + 1;
+    // After the terminal (or a stop) the rest is drained unread, so a writing host never meets a closed pipe.
+    if (terminalSeen || stopped !== null) return;
+    if (line.tooLong) {
+      violate({
+        kind: "line_too_long",
+        stream: "stdout",
+        line: stdoutLines,
+        message: `stdout line ${stdoutLines} is ${line.bytes} bytes, over the ${limits.maxLineBytes}-byte limit`,
+      });
+      return;
     }
-    return "eof" as const;
-  })();
+    if (line.invalidUtf8) {
+      violate({
+        kind: "invalid_utf8",
+        stream: "stdout",
+        line: stdoutLines,
+        message: `stdout line ${stdoutLines} is not valid UTF-8 (bad bytes replaced with U+FFFD)`,
+      });
+    }
+    options.onStdoutLine?.(line.text, control);
+    for (const draft of options.normalizer.line(line.text)) {
+      const event = stamp(draft);
+      accept(event);
+      if (event.kind === "terminal" && options.streamShape.terminal === "event" && !event.synthetic) {
+        terminalSeen = true;
+        signalTerminal();
+        break;
+      }
+      if (stopped !== null) break;
+    }
+  };
+  // Line by line as each chunk is cut (forEachLine): one await per chunk, and no list of a flood's lines.
+  const stdoutDone = forEachLine(child.stdout, onStdout, readOptions).then(() => "eof" as const);
 
   let stderrLines = 0;
   let stderrTail: string[] = [];
-  const stderrDone = (async () => {
-    for await (
-      const line of readLines(child.stderr, {
-        maxLineBytes: limits.maxLineBytes,
-        onBytes,
-        signal: readers.signal,
-      })
-    ) {
-      const number = ++stderrLines;
-      if (line.tooLong || line.invalidUtf8) {
-        violate({
-          kind: line.tooLong ? "line_too_long" : "invalid_utf8",
-          stream: "stderr",
-          line: number,
-          message: line.tooLong
-            ? `stderr line ${number} is ${line.bytes} bytes, over the ${limits.maxLineBytes}-byte limit`
-            : `stderr line ${number} is not valid UTF-8 (bad bytes replaced with U+FFFD)`,
-        });
-      }
-      if (hostStderr.length < MAX_KEPT_STDERR_LINES) {
-        hostStderr.push(line.text);
-        stderr.push(line.text);
-      } else {
-        dropped.stderrLines++;
-        stderrTail.push(line.text);
-        if (stderrTail.length > 40) stderrTail = stderrTail.slice(-20);
-      }
-      if (stopped === null) options.onStderrLine?.(line.text, control);
+  const onStderr = (line: Line) => {
+    const number = ++stderrLines;
+    if (line.tooLong || line.invalidUtf8) {
+      violate({
+        kind: line.tooLong ? "line_too_long" : "invalid_utf8",
+        stream: "stderr",
+        line: number,
+        message: line.tooLong
+          ? `stderr line ${number} is ${line.bytes} bytes, over the ${limits.maxLineBytes}-byte limit`
+          : `stderr line ${number} is not valid UTF-8 (bad bytes replaced with U+FFFD)`,
+      });
     }
-  })();
+    if (hostStderr.length < MAX_KEPT_STDERR_LINES) {
+      hostStderr.push(line.text);
+      stderr.push(line.text);
+    } else {
+      dropped.stderrLines++;
+      stderrTail.push(line.text);
+      if (stderrTail.length > 40) stderrTail = stderrTail.slice(-20);
+    }
+    if (stopped === null) options.onStderrLine?.(line.text, control);
+  };
+  const stderrDone = forEachLine(child.stderr, onStderr, readOptions);
 
   let killed = false;
   let groupGone = false;

@@ -65,16 +65,18 @@ class LineSplitter {
     this.#max = max;
   }
 
-  /** The lines that end in `chunk` (the first may have begun in earlier chunks); the rest is held. */
-  push(chunk: Uint8Array): Line[] {
-    const lines: Line[] = [];
+  /**
+   * Hands `onLine` each line that ends in `chunk` (the first may have begun in earlier chunks); the rest is
+   * held. Lines go out one by one, not as a list: a 64 KiB chunk of a tiny-line flood is 32 768 lines, and a
+   * list of them lived long enough for V8 to promote it, growing the old space by megabytes per chunk.
+   */
+  push(chunk: Uint8Array, onLine: (line: Line) => void): void {
     let start = 0;
     for (let newline = chunk.indexOf(10); newline >= 0; newline = chunk.indexOf(10, start)) {
-      lines.push(this.#take(chunk.subarray(start, newline)));
+      onLine(this.#take(chunk.subarray(start, newline)));
       start = newline + 1;
     }
     this.#hold(chunk.subarray(start));
-    return lines;
   }
 
   /** The last line, when the stream ended without a newline after it. */
@@ -127,7 +129,8 @@ class LineSplitter {
       this.#drop(rest);
       return;
     }
-    this.#parts.push(rest);
+    // A copy: the chunk's buffer is read into again once the caller asks for the next chunk (ChunkSource).
+    this.#parts.push(rest.slice());
     this.#pending += rest.length;
     if (this.#pending > this.#max) {
       const whole = concat(this.#parts, this.#pending);
@@ -138,29 +141,48 @@ class LineSplitter {
   }
 }
 
+/** The size of the buffers a byte stream is read into. */
+const CHUNK_BYTES = 64 * 1024;
+
 /**
  * The chunks of a stream, with one read always in flight so the pipe drains (and the writer goes on) while
  * the last chunk's lines are handled. Aborting the signal cancels the stream: a pending read ends as EOF.
+ *
+ * A byte stream (a child's stdout or stderr) is read into two buffers in turn, so reading allocates nothing
+ * however much a host writes: with a fresh buffer per read, a host flooding 1 GiB left tens of MiB of dead
+ * chunks waiting for V8 to collect them, and took the harness over issue 8's 200 MiB. A chunk handed out is
+ * valid until the next call of `next()`. Other streams are read with a default reader.
  */
 class ChunkSource {
-  readonly #reader: ReadableStreamDefaultReader<Uint8Array>;
+  readonly #reader: ReadableStreamDefaultReader<Uint8Array> | ReadableStreamBYOBReader;
+  readonly #byob: boolean;
   readonly #options: ReadLinesOptions;
   readonly #cancel = () => void this.#reader.cancel().catch(() => {});
   #next: Promise<ReadableStreamReadResult<Uint8Array>>;
+  /** The buffer of the chunk last handed out: free again at the next call of `next()`. */
+  #lent: ArrayBuffer | null = null;
 
   constructor(stream: ReadableStream<Uint8Array>, options: ReadLinesOptions) {
-    this.#reader = stream.getReader();
+    let reader: ReadableStreamDefaultReader<Uint8Array> | ReadableStreamBYOBReader;
+    try {
+      reader = stream.getReader({ mode: "byob" });
+    } catch {
+      reader = stream.getReader(); // not a byte stream
+    }
+    this.#reader = reader;
+    this.#byob = reader instanceof ReadableStreamBYOBReader;
     this.#options = options;
     if (options.signal?.aborted) this.#cancel();
     options.signal?.addEventListener("abort", this.#cancel, { once: true });
-    this.#next = this.#read();
+    this.#next = this.#read(null);
   }
 
   /** The next chunk, or `null` at EOF. */
   async next(): Promise<Uint8Array | null> {
     const { value, done } = await this.#next;
-    if (done) return null;
-    this.#next = this.#read();
+    if (done || value === undefined) return null;
+    this.#next = this.#read(this.#lent);
+    this.#lent = value.buffer as ArrayBuffer; // a read into an ArrayBuffer fills that buffer
     this.#options.onBytes?.(value.length);
     return value;
   }
@@ -172,10 +194,12 @@ class ChunkSource {
     this.#reader.releaseLock();
   }
 
-  #read(): Promise<ReadableStreamReadResult<Uint8Array>> {
-    const next = this.#reader.read();
+  #read(spare: ArrayBuffer | null): Promise<ReadableStreamReadResult<Uint8Array>> {
+    const next = this.#byob
+      ? (this.#reader as ReadableStreamBYOBReader).read(new Uint8Array(spare ?? new ArrayBuffer(CHUNK_BYTES)))
+      : (this.#reader as ReadableStreamDefaultReader<Uint8Array>).read();
     next.catch(() => {}); // awaited in next(); this only keeps an error from counting as unhandled meanwhile
-    return next;
+    return next as Promise<ReadableStreamReadResult<Uint8Array>>;
   }
 }
 
@@ -198,7 +222,9 @@ export async function* readLines(
   const splitter = new LineSplitter(options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
   try {
     for (let chunk = await source.next(); chunk !== null; chunk = await source.next()) {
-      for (const line of splitter.push(chunk)) yield line;
+      const lines: Line[] = [];
+      splitter.push(chunk, (line) => lines.push(line));
+      for (const line of lines) yield line;
     }
     for (const line of splitter.end()) yield line;
   } finally {
@@ -207,30 +233,29 @@ export async function* readLines(
 }
 
 /**
- * Reads `stream` as lines, handed over a chunk's worth at a time: the lines that end in one chunk of the
- * stream (never more than that chunk and one line held over from before it). The cheaper form for a hot
- * reader: one `await` per chunk instead of one per line. Same lines, same cancelling as {@linkcode readLines}.
+ * Reads `stream` to its end, handing `onLine` each line as it is cut: the form for a hot reader, with one
+ * `await` per chunk instead of one per line and no list of lines. `onLine` runs synchronously, between reads;
+ * the lines, their cancelling and the final line without a newline are those of {@linkcode readLines}.
  *
  * @example
  * ```ts
- * import { readLineBatches } from "./line_reader.ts";
+ * import { forEachLine } from "./line_reader.ts";
  * const stream = ReadableStream.from([new TextEncoder().encode("a\nb\nc")]);
- * for await (const lines of readLineBatches(stream)) console.log(lines.map((line) => line.text)); // ["a", "b"], ["c"]
+ * await forEachLine(stream, (line) => console.log(line.text)); // "a", "b", "c"
  * ```
  */
-export async function* readLineBatches(
+export async function forEachLine(
   stream: ReadableStream<Uint8Array>,
+  onLine: (line: Line) => void,
   options: ReadLinesOptions = {},
-): AsyncGenerator<Line[], void, undefined> {
+): Promise<void> {
   const source = new ChunkSource(stream, options);
   const splitter = new LineSplitter(options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
   try {
     for (let chunk = await source.next(); chunk !== null; chunk = await source.next()) {
-      const lines = splitter.push(chunk);
-      if (lines.length > 0) yield lines;
+      splitter.push(chunk, onLine);
     }
-    const last = splitter.end();
-    if (last.length > 0) yield last;
+    for (const line of splitter.end()) onLine(line);
   } finally {
     await source.close();
   }
