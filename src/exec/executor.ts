@@ -229,7 +229,8 @@ async function run(
         kind: "line_too_long",
         stream: "stdout",
         line: stdoutLines,
-        message: `stdout line ${stdoutLines} is ${line.bytes} bytes, over the ${limits.maxLineBytes}-byte limit`,
+        message:
+          `stdout line ${stdoutLines} is ${line.bytes} bytes, over the ${limits.maxLineBytes}-byte limit`,
       });
       return;
     }
