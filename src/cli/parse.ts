@@ -6,7 +6,9 @@
 import { isPermissionRefusal } from "../permissions.ts";
 import { EXIT, UsageError } from "../errors.ts";
 import { EMPTY_CONFIG, loadConfig } from "../config.ts";
-import { eventsToJsonLines, parseStream } from "../normalize/parse.ts";
+import type { NormalizedEvent } from "../normalize/events.ts";
+import { streamParser } from "../normalize/parse.ts";
+import { forEachLine } from "../exec/line_reader.ts";
 import { type CommandSpec, parseCommandLine, stringFlag } from "./args.ts";
 import { HELP } from "./help.ts";
 import { knownHosts, resolveHosts } from "./hosts.ts";
@@ -48,18 +50,36 @@ export async function parseCommand(
     );
   }
   const file = parsed.positionals[0] ?? "-";
-  let text: string;
+  let input: ReadableStream<Uint8Array>;
   if (file === "-") {
-    text = await new Response(stdin).text();
+    input = stdin;
   } else {
     try {
-      text = await Deno.readTextFile(file);
+      input = (await Deno.open(file)).readable;
     } catch (error) {
       if (isPermissionRefusal(error)) throw error;
       const why = error instanceof Deno.errors.NotFound ? "does not exist" : "cannot be read";
       throw new UsageError(`Stream file "${file}" ${why}`);
     }
   }
-  io.out(eventsToJsonLines(parseStream(entry!.runner, text, { exitCode })));
+  // Streamed: a recording of any size is read, normalised and printed in bounded memory, in pieces of about
+  // 64 KiB of output. A line is kept whole, however long (the executor's line limit judges live hosts only).
+  const parser = streamParser(entry!.runner, { exitCode });
+  let pending = "";
+  const print = (events: readonly NormalizedEvent[]) => {
+    for (const event of events) pending += `${JSON.stringify(event)}\n`;
+    if (pending.length >= 65_536) {
+      io.out(pending);
+      pending = "";
+    }
+  };
+  try {
+    await forEachLine(input, (line) => print(parser.line(line.text)), { maxLineBytes: Infinity });
+  } catch (error) {
+    if (isPermissionRefusal(error) || file === "-") throw error;
+    throw new UsageError(`Stream file "${file}" cannot be read: ${(error as Error).message}`);
+  }
+  print(parser.end());
+  io.out(pending);
   return EXIT.ok;
 }

@@ -21,6 +21,47 @@ export interface ParseOptions {
   stderr?: string;
 }
 
+/** A normaliser over a recorded stdout, fed line by line as it is read. */
+export interface StreamParser {
+  /** The events of one line (without its `\n`). */
+  line(text: string): NormalizedEvent[];
+  /** The events of the end of the stream (its end-of-stream rule, with the recorded exit). */
+  end(): NormalizedEvent[];
+}
+
+/**
+ * A parser that normalises a recorded stdout line by line, numbering events across the stream, so a file of
+ * any size is parsed in bounded memory (`conformance parse` streams its input through it).
+ *
+ * @example
+ * ```ts
+ * import { streamParser } from "./parse.ts";
+ * const parser = streamParser({ name: "gemini", dialect: "gemini" });
+ * parser.line('{"type":"init","model":"m"}')[0]?.kind; // "init"
+ * parser.end(); // the terminal the dialect's end rule gives, if any
+ * ```
+ */
+export function streamParser(
+  host: { readonly name: string; readonly dialect: string },
+  options: ParseOptions = {},
+): StreamParser {
+  const normalizer = normalizerFor(host.dialect)({ argv: options.argv ?? [] });
+  let seq = 0;
+  const stamp = (drafts: DraftEvent[]) =>
+    drafts.map((draft) => ({ ...draft, host: host.name, seq: seq++ }) as NormalizedEvent);
+  return {
+    line: (text) => stamp(normalizer.line(text)),
+    end: () => {
+      const stderr = options.stderr ?? "";
+      return stamp(normalizer.end({
+        exitCode: options.exitCode === undefined ? 0 : options.exitCode,
+        signal: options.signal ?? null,
+        stderrTail: stderr.split("\n").slice(-20).join("\n"),
+      }));
+    },
+  };
+}
+
 /**
  * Normalises a whole recorded stdout.
  *
@@ -36,13 +77,8 @@ export function parseStream(
   text: string,
   options: ParseOptions = {},
 ): NormalizedEvent[] {
-  const normalizer = normalizerFor(host.dialect)({ argv: options.argv ?? [] });
+  const parser = streamParser(host, options);
   const events: NormalizedEvent[] = [];
-  const push = (drafts: DraftEvent[]) => {
-    for (const draft of drafts) {
-      events.push({ ...draft, host: host.name, seq: events.length } as NormalizedEvent);
-    }
-  };
   let start = 0;
   while (start < text.length) {
     const newline = text.indexOf("\n", start);
@@ -50,14 +86,9 @@ export function parseStream(
     const line = text.slice(start, end);
     start = end + 1;
     if (line === "" && newline === -1) break;
-    push(normalizer.line(line));
+    events.push(...parser.line(line));
   }
-  const stderr = options.stderr ?? "";
-  push(normalizer.end({
-    exitCode: options.exitCode === undefined ? 0 : options.exitCode,
-    signal: options.signal ?? null,
-    stderrTail: stderr.split("\n").slice(-20).join("\n"),
-  }));
+  events.push(...parser.end());
   return events;
 }
 

@@ -3,6 +3,9 @@ import { runCli } from "../../src/cli/mod.ts";
 import { memoryIo } from "../../src/cli/io.ts";
 import { serveCommand } from "../../src/cli/serve.ts";
 import { parseCommand } from "../../src/cli/parse.ts";
+import { knownHosts, resolveHosts } from "../../src/cli/hosts.ts";
+import { EMPTY_CONFIG } from "../../src/config.ts";
+import { eventsToJsonLines, parseStream } from "../../src/normalize/parse.ts";
 
 const fixture = (host: string) =>
   new URL(`../fixtures/cli/${host}/mock-ok/stdout.jsonl`, import.meta.url).pathname;
@@ -73,4 +76,49 @@ Deno.test("conformance serve answers an MCP tools/list on loopback and stops on 
     /Invalid --listen "nowhere"/,
   );
   await assert.rejects(() => runCli(["serve", "--allow-origin", "not a url"], memoryIo()), /--allow-origin/);
+});
+
+Deno.test("conformance parse streams: the same lines as parseStream for every recording, in bounded memory", async () => {
+  const root = new URL("../fixtures/cli/", import.meta.url);
+  let compared = 0;
+  for await (const host of Deno.readDir(root)) {
+    if (!host.isDirectory) continue;
+    for await (const recording of Deno.readDir(new URL(`${host.name}/`, root))) {
+      const path = new URL(`${host.name}/${recording.name}/stdout.jsonl`, root).pathname;
+      const text = await Deno.readTextFile(path).catch(() => null);
+      if (text === null) continue;
+      const io = memoryIo();
+      assert.equal(await runCli(["parse", "--host", host.name, path], io), 0, path);
+      const [entry] = resolveHosts([host.name], knownHosts(EMPTY_CONFIG));
+      assert.ok(entry?.kind === "cli", host.name);
+      assert.equal(io.stdout, eventsToJsonLines(parseStream(entry.runner, text)), path);
+      compared++;
+    }
+  }
+  assert.ok(compared >= 16, `only ${compared} recordings compared`);
+
+  // 48 MB of stream: read whole, it and its events would hold well over 100 MB.
+  const line = `${
+    JSON.stringify({ type: "assistant", message: { content: [{ type: "text", text: "y".repeat(400) }] } })
+  }\n`;
+  const big = await Deno.makeTempFile({ suffix: ".jsonl" });
+  try {
+    const file = await Deno.open(big, { write: true });
+    const block = new TextEncoder().encode(line.repeat(2_000));
+    for (let written = 0; written < 48e6; written += block.length) await file.write(block);
+    file.close();
+    let printed = 0;
+    const counting = { ...memoryIo(), out: (text: string) => void (printed += text.length) };
+    const before = Deno.memoryUsage().rss;
+    assert.equal(await parseCommand(["--host", "claude-code", big], counting), 0);
+    const grownMb = (Deno.memoryUsage().rss - before) / 2 ** 20;
+    assert.ok(printed > 48e6, `printed ${printed} characters`);
+    assert.ok(grownMb < 40, `parsing a 48 MB recording grew the process by ${grownMb.toFixed(0)} MiB`);
+  } finally {
+    await Deno.remove(big);
+  }
+  await assert.rejects(
+    () => runCli(["parse", "--host", "claude-code", "/tmp"], memoryIo()),
+    /cannot be read/,
+  );
 });
