@@ -107,9 +107,7 @@ export class ReferenceHost extends BrowserHost {
   }
 
   async #openAside(): Promise<Page> {
-    const browser = this.page.context().browser();
-    if (browser === null) throw new Error(`Host "${this.id}" has no browser to open a second page in`);
-    const context = await browser.newContext({ colorScheme: "light" });
+    const context = await this.openContext("aside", { colorScheme: "light" });
     const page = await context.newPage();
     await this.#load(page);
     return page;

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { BrowserContext, Download, Page } from "playwright-core";
+import type { BrowserContext, BrowserContextOptions, Download, Page } from "playwright-core";
 import {
   type CapabilityResult,
   type ConsoleMatch,
@@ -53,6 +53,8 @@ export abstract class BrowserHost implements Host {
 
   #lastLaunched: LaunchedBrowser | null = null;
   #failures = 0;
+  /** Contexts opened beside the main one ({@linkcode BrowserHost.openContext}), by the name of their trace. */
+  #asides: { readonly name: string; readonly context: BrowserContext }[] = [];
 
   /** The browser's pid (its process group), once set up. */
   get browserPid(): number | null {
@@ -217,20 +219,44 @@ export abstract class BrowserHost implements Host {
     }
   }
 
-  /** Stops tracing (keeping the trace when asked), closes the browser and waits for its processes to end. */
-  async teardown(): Promise<void> {
-    const options = this.#options;
-    if (
-      this.#context !== null && options !== null && options.trace !== "off" && options.artifactsDir !== null
-    ) {
-      if (options.trace === "on" || this.#failures > 0) {
-        await Deno.mkdir(options.artifactsDir, { recursive: true });
-        const path = `${options.artifactsDir}/${this.id.replaceAll(/[^\w.-]+/g, "_")}-trace.zip`;
-        await this.#context.tracing.stop({ path }).catch(() => {});
-      } else {
-        await this.#context.tracing.stop().catch(() => {});
-      }
+  /**
+   * Opens a further context in this host's browser (a second host page, say), traced like the main one: under
+   * `--trace` its trace is kept beside the main one as `<host>-<name>-trace.zip`. Closed at teardown.
+   */
+  protected async openContext(name: string, options: BrowserContextOptions = {}): Promise<BrowserContext> {
+    const browser = this.page.context().browser();
+    if (browser === null) throw new Error(`Host "${this.id}" has no browser to open a second context in`);
+    const context = await browser.newContext(options);
+    this.#asides.push({ name, context });
+    if (this.#tracing()) await context.tracing.start({ screenshots: true, snapshots: true });
+    return context;
+  }
+
+  #tracing(): boolean {
+    return this.#options !== null && this.#options.trace !== "off" && this.#options.artifactsDir !== null;
+  }
+
+  /** Stops a context's tracing, keeping the trace as `<host>[-name]-trace.zip` when asked or a test failed. */
+  async #stopTrace(context: BrowserContext, name: string | null): Promise<void> {
+    const options = this.#options!;
+    if (options.trace === "on" || this.#failures > 0) {
+      await Deno.mkdir(options.artifactsDir!, { recursive: true });
+      const file = [this.id, ...(name === null ? [] : [name])].join("-").replaceAll(/[^\w.-]+/g, "_");
+      await context.tracing.stop({ path: `${options.artifactsDir}/${file}-trace.zip` }).catch(() => {});
+    } else {
+      await context.tracing.stop().catch(() => {});
     }
+  }
+
+  /** Stops tracing (keeping the traces when asked), closes the browser and waits for its processes to end. */
+  async teardown(): Promise<void> {
+    const asides = this.#asides;
+    this.#asides = [];
+    if (this.#tracing()) {
+      if (this.#context !== null) await this.#stopTrace(this.#context, null);
+      for (const aside of asides) await this.#stopTrace(aside.context, aside.name);
+    }
+    for (const aside of asides) await aside.context.close().catch(() => {});
     this.bridge = null;
     this.#page = null;
     this.#context = null;

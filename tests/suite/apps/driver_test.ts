@@ -16,10 +16,11 @@ const SETTINGS: RunSettings = {
 
 async function run(
   tests: readonly TestCase[],
+  settings: RunSettings = SETTINGS,
 ): Promise<{ started: string[]; finished: Map<string, Outcome> }> {
   const started: string[] = [];
   const finished = new Map<string, Outcome>();
-  await appsDriver.run(REFERENCE_HOST, tests, SETTINGS, {
+  await appsDriver.run(REFERENCE_HOST, tests, settings, {
     started: (_host, test) => void started.push(test),
     finished: (_host, test, outcome) => {
       assert.ok(!finished.has(test), `${test} was reported twice`);
@@ -40,7 +41,7 @@ Deno.test("the apps driver lists the whole catalogue as apps/<area>/<name>, once
 
 Deno.test({
   name:
-    "a selection across renders runs each test in its launcher's render; teardown is judged from the server log",
+    "a selection across renders runs each test in its launcher's render, traced in both pages; teardown is judged from the server log",
   sanitizeResources: false,
   sanitizeOps: false,
   fn: async () => {
@@ -51,9 +52,20 @@ Deno.test({
       "apps/lifecycle/teardown-notify",
       "apps/lifecycle/teardown-await",
     ];
-    const { finished } = await run(ids.map((id) => ({ id })));
-    assert.deepEqual([...finished.keys()].sort(), [...ids].sort());
-    for (const [id, outcome] of finished) assert.equal(outcome.status, "PASS", `${id}: ${outcome.message}`);
+    const outDir = await Deno.makeTempDir({ prefix: "conformance-driver-test-" });
+    try {
+      const { finished } = await run(ids.map((id) => ({ id })), { ...SETTINGS, outDir, trace: "on" });
+      assert.deepEqual([...finished.keys()].sort(), [...ids].sort());
+      for (const [id, outcome] of finished) assert.equal(outcome.status, "PASS", `${id}: ${outcome.message}`);
+      // The launchers without CSP render in the second host page: its trace is kept beside the main one.
+      const traces = [...Deno.readDirSync(outDir)].map((file) => file.name).filter((name) =>
+        name.endsWith(".zip")
+      );
+      assert.deepEqual(traces.sort(), ["reference-aside-trace.zip", "reference-trace.zip"]);
+      for (const trace of traces) assert.ok(Deno.statSync(`${outDir}/${trace}`).size > 1_000, trace);
+    } finally {
+      await Deno.remove(outDir, { recursive: true });
+    }
   },
 });
 
