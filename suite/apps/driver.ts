@@ -244,8 +244,9 @@ async function runRender(
 /**
  * The host a render aside talks to: the real host's capability methods act on the main render's View, so a
  * request from a test aside gets an error answer (its test FAILs as "not testable") rather than a wrong one.
+ * Exported for tests.
  */
-function refusingHost(id: string, launcher: LauncherName): Host {
+export function refusingHost(id: string, launcher: LauncherName): Host {
   const refuse = (request: CapabilityRequest): Promise<CapabilityResult> =>
     Promise.resolve({
       ok: false,

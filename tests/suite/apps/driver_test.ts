@@ -2,7 +2,9 @@ import assert from "node:assert/strict";
 import { REFERENCE_HOST, REFERENCE_VARIANT_HOSTS } from "../../../hosts/web/reference.ts";
 import type { Outcome } from "../../../src/outcome.ts";
 import type { RunSettings, TestCase } from "../../../src/suite.ts";
-import { appsDriver } from "../../../suite/apps/driver.ts";
+import { appsDriver, refusingHost } from "../../../suite/apps/driver.ts";
+import { CAPABILITY_KINDS, type CapabilityRequest } from "../../../src/protocol.ts";
+import type { CapabilityContext, Host } from "../../../src/runner/host.ts";
 
 const SETTINGS: RunSettings = {
   live: false,
@@ -123,4 +125,24 @@ Deno.test({
       await Deno.remove(outDir, { recursive: true });
     }
   },
+});
+
+Deno.test("a render aside answers every host request with an error naming its render, never a wrong answer", async () => {
+  const host = refusingHost("reference", "run_conformance_nocsp");
+  const context = { signal: new AbortController().signal } as CapabilityContext;
+  for (const kind of CAPABILITY_KINDS) {
+    const method =
+      (host as unknown as Record<string, (r: CapabilityRequest, c: CapabilityContext) => unknown>)[kind];
+    assert.equal(typeof method, "function", kind);
+    const answer = await method!({ kind } as CapabilityRequest, context) as { ok: boolean; error?: string };
+    assert.equal(answer.ok, false, kind);
+    assert.match(
+      answer.error ?? "",
+      new RegExp(`^"${kind}" is not serviced in the run_conformance_nocsp render`),
+    );
+    assert.match(answer.error ?? "", /belongs in the run_conformance render/);
+  }
+  await host.setup({} as Parameters<Host["setup"]>[0]);
+  await assert.rejects(() => host.launch("run_conformance"), /A render aside cannot launch/);
+  await host.teardown();
 });
