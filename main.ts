@@ -18,7 +18,7 @@ if (import.meta.main) {
   } catch (error) {
     const { describeFailure } = await import("./src/cli/failure.ts");
     const failure = describeFailure(error);
-    console.error(`conformance: ${failure.line}`);
+    if (failure.line !== "") console.error(`conformance: ${failure.line}`);
     if (failure.internal && Deno.env.get("CONFORMANCE_DEBUG")) console.error(error);
     code = failure.exitCode;
   }

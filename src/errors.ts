@@ -17,6 +17,8 @@ export const EXIT = {
   harness: 3,
   /** Interrupted by SIGINT. */
   interrupted: 130,
+  /** Standard output was closed by its reader (piped into `head`, say): quiet, as SIGPIPE ends a Unix tool. */
+  brokenPipe: 141,
   /** Terminated by SIGTERM. */
   terminated: 143,
 } as const;

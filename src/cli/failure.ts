@@ -1,7 +1,8 @@
 /**
  * How an error that reached the top of the command becomes one line on stderr and an exit code: domain errors
  * keep their code and message, a refusal of the harness's permission set says what to do (exit 2), anything
- * else is an internal error (exit 3) whose stack is shown only with `CONFORMANCE_DEBUG=1`.
+ * else is an internal error (exit 3) whose stack is shown only with `CONFORMANCE_DEBUG=1`. A closed standard
+ * output ends the command quietly with 141, as SIGPIPE would.
  *
  * @module
  */
@@ -10,6 +11,10 @@ import { explainRefusal } from "../permissions.ts";
 
 /** The line to print (without the `conformance: ` prefix) and the exit code for `error`. */
 export function describeFailure(error: unknown): { line: string; exitCode: number; internal: boolean } {
+  // The reader of standard output went away (`conformance parse … | head`): nothing to say, and nowhere to.
+  if (error instanceof Deno.errors.BrokenPipe) {
+    return { line: "", exitCode: EXIT.brokenPipe, internal: false };
+  }
   const refusal = explainRefusal(error);
   if (refusal !== null) return { line: refusal, exitCode: EXIT.usage, internal: false };
   const message = error instanceof Error ? error.message : String(error);

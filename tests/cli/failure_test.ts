@@ -24,3 +24,11 @@ Deno.test("anything else is an internal error, exit 3, still one line", () => {
   const failure = describeFailure(new TypeError("x is undefined\n    at foo (bar.ts:1:1)"));
   assert.deepEqual(failure, { line: "internal error: x is undefined", exitCode: 3, internal: true });
 });
+
+Deno.test("a closed standard output ends the command quietly with 141, as SIGPIPE would", () => {
+  assert.deepEqual(describeFailure(new Deno.errors.BrokenPipe("Broken pipe (os error 32)")), {
+    line: "",
+    exitCode: 141,
+    internal: false,
+  });
+});
