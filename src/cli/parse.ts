@@ -76,7 +76,8 @@ export async function parseCommand(
   try {
     await forEachLine(input, (line) => print(parser.line(line.text)), { maxLineBytes: Infinity });
   } catch (error) {
-    if (isPermissionRefusal(error) || file === "-") throw error;
+    // Only the file's own read errors (a folder, an I/O error) are the user's; a closed stdout is not.
+    if (isPermissionRefusal(error) || file === "-" || error instanceof Deno.errors.BrokenPipe) throw error;
     throw new UsageError(`Stream file "${file}" cannot be read: ${(error as Error).message}`);
   }
   print(parser.end());

@@ -122,3 +122,36 @@ Deno.test("conformance parse streams: the same lines as parseStream for every re
     /cannot be read/,
   );
 });
+
+Deno.test("conformance parse piped into a reader that stops early ends quietly with 141", async () => {
+  const big = await Deno.makeTempFile({ suffix: ".jsonl" });
+  try {
+    const line = '{"type":"system","subtype":"init","session_id":"s","model":"m"}\n';
+    await Deno.writeTextFile(big, line.repeat(200_000));
+    const child = new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "--quiet",
+        "-A",
+        new URL("../../main.ts", import.meta.url).pathname,
+        "parse",
+        "--host",
+        "claude-code",
+        big,
+      ],
+      detached: true,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const reader = child.stdout.getReader();
+    const first = await reader.read(); // as `head -n 1` does: one read, then the pipe is closed
+    assert.ok(!first.done);
+    await reader.cancel();
+    const [status, stderr] = await Promise.all([child.status, new Response(child.stderr).text()]);
+    assert.equal(stderr, "", "nothing on stderr: no internal error, no stack trace");
+    assert.equal(status.code, 141);
+  } finally {
+    await Deno.remove(big);
+  }
+});
