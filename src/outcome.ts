@@ -5,6 +5,7 @@
  * - `PASS`: the obligation holds.
  * - `FAIL`: a MUST is broken (or a prerequisite the host claimed to have is missing: "not testable: …").
  * - `WARN`: a SHOULD is broken.
+ * - `INFO`: a MAY not taken, or an observation that breaks no obligation: shown and counted, never unexpected.
  * - `SKIP`: the test could not apply (capability unsupported, binary absent, stub host, live tier off); always
  *   with a reason.
  * - `TIMEOUT`: the host did not finish within the test's time limit.
@@ -14,7 +15,7 @@
  */
 
 /** Every status a result can have, in board order. */
-export const STATUSES = ["PASS", "FAIL", "WARN", "SKIP", "TIMEOUT", "ERROR"] as const;
+export const STATUSES = ["PASS", "FAIL", "WARN", "INFO", "SKIP", "TIMEOUT", "ERROR"] as const;
 
 /** One of {@linkcode STATUSES}. */
 export type Status = typeof STATUSES[number];
@@ -57,6 +58,11 @@ export function fail(message: string, details?: Record<string, unknown>): Outcom
 /** A broken SHOULD. */
 export function warn(message: string, details?: Record<string, unknown>): Outcome {
   return details ? { status: "WARN", message, details } : { status: "WARN", message };
+}
+
+/** A MAY not taken, or an observation that breaks no obligation: shown and counted, never unexpected. */
+export function info(message: string, details?: Record<string, unknown>): Outcome {
+  return details ? { status: "INFO", message, details } : { status: "INFO", message };
 }
 
 /** A test that could not apply, with the reason. */
@@ -102,6 +108,8 @@ export interface Summary {
   passed: number;
   failed: number;
   warned: number;
+  /** Absent from reports written before `INFO` existed; read such a report's count as 0. */
+  info: number;
   skipped: number;
   timedOut: number;
   errored: number;
@@ -111,6 +119,7 @@ const SUMMARY_KEY: Record<Status, keyof Summary> = {
   PASS: "passed",
   FAIL: "failed",
   WARN: "warned",
+  INFO: "info",
   SKIP: "skipped",
   TIMEOUT: "timedOut",
   ERROR: "errored",
@@ -118,7 +127,7 @@ const SUMMARY_KEY: Record<Status, keyof Summary> = {
 
 /** Tallies results by status. */
 export function summarize(results: Iterable<Pick<TestResult, "status">>): Summary {
-  const summary: Summary = { passed: 0, failed: 0, warned: 0, skipped: 0, timedOut: 0, errored: 0 };
+  const summary: Summary = { passed: 0, failed: 0, warned: 0, info: 0, skipped: 0, timedOut: 0, errored: 0 };
   for (const result of results) summary[SUMMARY_KEY[result.status]]++;
   return summary;
 }

@@ -231,7 +231,7 @@ export function severityOf(clause: Clause | undefined): Severity {
 }
 
 /** The run's status names (mirrors `src/outcome.ts` without importing it, so the bundle stays small). */
-export type OutcomeStatus = "PASS" | "FAIL" | "WARN" | "SKIP" | "TIMEOUT" | "ERROR";
+export type OutcomeStatus = "PASS" | "FAIL" | "WARN" | "INFO" | "SKIP" | "TIMEOUT" | "ERROR";
 
 /**
  * Maps a suite result onto the run's outcome model: a failed SHOULD becomes WARN; a failed MAY is

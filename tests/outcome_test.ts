@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { compare, fail, pass, skip, STATUSES, summarize, warn } from "../src/outcome.ts";
+import { compare, fail, info, pass, skip, STATUSES, summarize, warn } from "../src/outcome.ts";
 
 Deno.test("compare: failures against a PASS expectation are unexpected; SKIP and WARN are not", () => {
   assert.equal(compare({ status: "PASS", expected: "PASS" }), "expected");
@@ -20,12 +20,25 @@ Deno.test("compare: a listed failure that now passes is stale; a different failu
 
 Deno.test("summarize counts every status into its key", () => {
   const summary = summarize(STATUSES.map((status) => ({ status })).concat([{ status: "PASS" }]));
-  assert.deepEqual(summary, { passed: 2, failed: 1, warned: 1, skipped: 1, timedOut: 1, errored: 1 });
+  assert.deepEqual(summary, {
+    passed: 2,
+    failed: 1,
+    warned: 1,
+    info: 1,
+    skipped: 1,
+    timedOut: 1,
+    errored: 1,
+  });
 });
 
 Deno.test("outcome helpers carry status, message and details", () => {
   assert.deepEqual(pass(), { status: "PASS" });
   assert.deepEqual(fail("boom", { a: 1 }), { status: "FAIL", message: "boom", details: { a: 1 } });
   assert.deepEqual(warn("meh"), { status: "WARN", message: "meh" });
+  assert.deepEqual(info("no unsafe-eval", { csp: "x" }), {
+    status: "INFO",
+    message: "no unsafe-eval",
+    details: { csp: "x" },
+  });
   assert.deepEqual(skip("binary absent"), { status: "SKIP", message: "binary absent" });
 });

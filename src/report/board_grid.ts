@@ -8,11 +8,12 @@ import type { Status, TestResult } from "../outcome.ts";
 import { redact } from "./redact.ts";
 import type { ReportHost, RunReport } from "./schema.ts";
 
-/** The board mark of each status: PASS ✓, FAIL/TIMEOUT/ERROR ✗, WARN !, SKIP –. */
+/** The board mark of each status: PASS ✓, FAIL/TIMEOUT/ERROR ✗, WARN !, INFO i, SKIP –. */
 export const STATUS_MARK: Record<Status, string> = {
   PASS: "✓",
   FAIL: "✗",
   WARN: "!",
+  INFO: "i",
   SKIP: "–",
   TIMEOUT: "✗",
   ERROR: "✗",

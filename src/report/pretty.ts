@@ -33,6 +33,7 @@ const STATUS_STYLE: Record<Status, Style> = {
   PASS: "green",
   FAIL: "red",
   WARN: "yellow",
+  INFO: "cyan",
   SKIP: "gray",
   TIMEOUT: "red",
   ERROR: "magenta",

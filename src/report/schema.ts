@@ -99,6 +99,8 @@ export const runReportSchema: z.ZodType<RunReport> = z.object({
     passed: count,
     failed: count,
     warned: count,
+    // Reports written before INFO existed have no `info` count, and no INFO results to count.
+    info: count.default(0),
     skipped: count,
     timedOut: count,
     errored: count,

@@ -71,7 +71,15 @@ Deno.test("host reports merge into one, hosts in order of first appearance", () 
     { id: "gemini", kind: "cli", version: "0.4.0", testOnly: false },
   ]);
   assert.deepEqual(merged.results.map(key), ["codex cli/a", "codex cli/b", "gemini cli/a"]);
-  assert.deepEqual(merged.summary, { passed: 1, failed: 1, warned: 0, skipped: 1, timedOut: 0, errored: 0 });
+  assert.deepEqual(merged.summary, {
+    passed: 1,
+    failed: 1,
+    warned: 0,
+    info: 0,
+    skipped: 1,
+    timedOut: 0,
+    errored: 0,
+  });
 });
 
 Deno.test("an incomplete input makes the merge incomplete", () => {
