@@ -257,7 +257,9 @@ function sendInputOnInitializeRequest(current: Mounted, args: Record<string, unk
     if (event.source !== current.outer.contentWindow || event.data?.method !== "ui/initialize") return;
     removeEventListener("message", onMessage);
     current.toolInputSent = true;
-    void current.bridge.sendToolInput({ arguments: args });
+    // The conformant sequence (a partial, then the input), only too early: the one flaw stays the timing.
+    void current.bridge.sendToolInputPartial({ arguments: {} })
+      .then(() => current.bridge.sendToolInput({ arguments: args }));
   };
   addEventListener("message", onMessage);
 }
