@@ -141,6 +141,21 @@ export interface ModelToolList {
   tools: string[];
 }
 
+/**
+ * One document on the way from the host page down to the View, as the browser shows it from outside: depth 0
+ * is the host page itself, depth 1 the frame in it that holds the app (the sandbox proxy of a double iframe),
+ * and the deepest entry is the View's own frame.
+ */
+export interface FrameLink {
+  depth: number;
+  /** The frame element's `sandbox` attribute, or `null` when absent (always `null` at depth 0). */
+  sandbox: string | null;
+  /** The frame element's `allow` attribute, or `null` when absent (always `null` at depth 0). */
+  allow: string | null;
+  /** The document's origin (`"null"` when opaque), when the host could read it. */
+  origin?: string;
+}
+
 /** The `value` of an `inspectFrame` answer, read from the host page's DOM. */
 export interface FrameInspection {
   /** How many iframes the host page has. */
@@ -151,6 +166,11 @@ export interface FrameInspection {
   firstSandbox: string | null;
   /** The `allow` attribute of the outermost app frame, or `null` when absent. */
   allow: string | null;
+  /**
+   * Additive: every document from the host page (depth 0) down to the View, so a test can judge the frame a
+   * rule names (the proxy, or the View's own). Absent from Runners that predate it.
+   */
+  frames?: FrameLink[];
 }
 
 /** The `value` of a `readConsole` answer. */

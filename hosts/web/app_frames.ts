@@ -9,6 +9,7 @@
 import type { Frame, Page } from "playwright-core";
 import type { FrameInspection } from "../../src/protocol.ts";
 import { redact } from "../../src/report/redact.ts";
+import { frameChain } from "../../src/runner/frame_chain.ts";
 
 /** Whether the suite's channel is installed in `frame`; false for detached or navigating frames. */
 export async function carriesSuite(frame: Frame): Promise<boolean> {
@@ -67,8 +68,8 @@ export function outermostAppFrame(frame: Frame): Frame {
 }
 
 /**
- * The iframe counts of the app's page and the attributes of the app's outermost frame element, which the View
- * cannot see about itself.
+ * The iframe counts of the app's page, the attributes of the app's outermost frame element, and the chain of
+ * frames from the page down to the View: what the View cannot see about itself.
  */
 export async function inspectAppFrame(appFrame: Frame): Promise<FrameInspection> {
   const outer = outermostAppFrame(appFrame);
@@ -83,7 +84,8 @@ export async function inspectAppFrame(appFrame: Frame): Promise<FrameInspection>
       const frames = [...document.querySelectorAll("iframe")];
       return { total: frames.length, sandboxed: frames.filter((f) => f.hasAttribute("sandbox")).length };
     });
-    return { ...counts, firstSandbox: attributes.sandbox, allow: attributes.allow };
+    const frames = await frameChain(appFrame);
+    return { ...counts, firstSandbox: attributes.sandbox, allow: attributes.allow, frames };
   } finally {
     await element.dispose();
   }

@@ -14,6 +14,7 @@ import {
   TRIGGER_TEST_ID,
 } from "../protocol.ts";
 import { launchChromium, type LaunchedBrowser } from "./chromium.ts";
+import { frameChain } from "./frame_chain.ts";
 import type { CapabilityContext, Host, HostSetupOptions, RequestOf, SuiteBridge } from "./host.ts";
 import type { FrameSuiteBridge } from "./suite_bridge.ts";
 
@@ -173,7 +174,10 @@ export abstract class BrowserHost implements Host {
     }
   }
 
-  /** The attributes of the current View's outermost frame (the one in the host page), and frame counts. */
+  /**
+   * The attributes of the current View's outermost frame (the one in the host page), frame counts, and the
+   * chain of frames from the host page down to the View.
+   */
   async inspectFrame(): Promise<CapabilityResult> {
     const counts = await this.page.evaluate(() => {
       const frames = [...document.querySelectorAll("iframe")];
@@ -194,6 +198,8 @@ export abstract class BrowserHost implements Host {
       allow: await element.getAttribute("allow"),
     };
     await element.dispose();
+    const view = this.bridge?.frame;
+    if (view !== undefined && !view.isDetached()) value.frames = await frameChain(view);
     return { ok: true, value };
   }
 

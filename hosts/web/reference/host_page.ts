@@ -17,6 +17,7 @@ import type { Tool } from "@modelcontextprotocol/client";
 import { APP_MIME_TYPE, type DeclaredCsp, RESOURCE_URIS, UI_EXTENSION_ID } from "../../../src/fixtures.ts";
 import type { LauncherName } from "../../../src/protocol.ts";
 import { buildCsp, cspFlawsOf } from "./csp.ts";
+import { INNER_SANDBOX, OPAQUE_VIEW_VARIANTS } from "./sandbox_page.ts";
 import { HOST_CONFIG_ELEMENT_ID, type HostPageConfig, type ReferenceHostApi } from "./page_state.ts";
 import {
   installBridgeHandlers,
@@ -30,8 +31,11 @@ const config = JSON.parse(
 ) as HostPageConfig;
 const broken = (name: string) => config.variant === name;
 const HOST_INFO = { name: "conformance-reference-host", version: "1.0.0" };
-const OUTER_SANDBOX = "allow-scripts allow-same-origin allow-forms" +
-  (broken("dangerous-sandbox") ? " allow-top-navigation allow-popups-to-escape-sandbox" : "");
+const ESCAPE_TOKENS = " allow-top-navigation allow-popups-to-escape-sandbox";
+/** `null`: the proxy frame carries no sandbox attribute (the MCP Inspector's layout; the View's frame has one). */
+const OUTER_SANDBOX = OPAQUE_VIEW_VARIANTS.includes(config.variant ?? "")
+  ? null
+  : "allow-scripts allow-same-origin allow-forms" + (broken("dangerous-sandbox") ? ESCAPE_TOKENS : "");
 const MAX_HEIGHT = 2000;
 const dark = matchMedia("(prefers-color-scheme: dark)");
 
@@ -134,7 +138,7 @@ async function launch(launcher: LauncherName): Promise<void> {
     console.info(`[reference host] CSP for ${uri}: ${buildCsp(csp, cspFlawsOf(config.variant))}`);
   }
   const outer = document.createElement("iframe");
-  outer.setAttribute("sandbox", OUTER_SANDBOX);
+  if (OUTER_SANDBOX !== null) outer.setAttribute("sandbox", OUTER_SANDBOX);
   outer.style.cssText =
     `border:1px solid GrayText;width:720px;height:320px;max-height:${MAX_HEIGHT}px;display:block`;
   const proxied = !broken("no-proxy");
@@ -193,7 +197,14 @@ async function launch(launcher: LauncherName): Promise<void> {
     teardown: (reason) => teardown(reason),
     maxHeight: MAX_HEIGHT,
   });
-  if (proxied) await bridge.sendSandboxResourceReady({ html, ...(csp ? { csp } : {}) });
+  if (proxied) {
+    await bridge.sendSandboxResourceReady({
+      html,
+      ...(csp ? { csp } : {}),
+      // The View's own frame gets the escape tokens the proxy frame lacks (an outermost-frame check misses it).
+      ...(broken("dangerous-view-sandbox") ? { sandbox: INNER_SANDBOX + ESCAPE_TOKENS } : {}),
+    });
+  }
   await initialized;
   note("ui/notifications/initialized");
   // The context goes out as one host-context-changed right after the handshake instead of in its answer.

@@ -94,7 +94,8 @@ export async function startReferenceListeners(
     const [a, b] = await Promise.all([listen(controlHandler), listen(controlHandler)]);
     closers.push(a.close, b.close);
     const controls = { declared: a.origin("127.0.0.1"), undeclared: b.origin("127.0.0.1") };
-    const sameOrigin = options.variant === "same-origin-proxy";
+    const sameOrigin = options.variant === "same-origin-proxy" ||
+      options.variant === "same-origin-proxy-opaque-view";
     const sandbox = await listen((request) =>
       new URL(request.url).pathname === "/sandbox.html"
         ? sandboxResponse(request)

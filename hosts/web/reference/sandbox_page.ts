@@ -3,7 +3,8 @@
  * distinct origin with the View's CSP as an HTTP header. It creates the inner frame, announces itself with
  * `sandbox-proxy-ready`, writes the View's HTML on `sandbox-resource-ready`, and relays every other message both
  * ways, never forwarding the reserved `ui/notifications/sandbox-*` methods. The proxy's own broken variants
- * (`?variant=`): `drop-ping`, `log-breaks-channel`, `opaque-origin`.
+ * (`?variant=`): `drop-ping`, `log-breaks-channel`, and the frame layouts `opaque-view`,
+ * `same-origin-proxy-opaque-view` (an opaque View) and `dangerous-view-sandbox` (escape tokens on the View).
  *
  * @module
  */
@@ -17,15 +18,21 @@ export const LOG_STALL_MS = 1_500;
 /** The inner frame's sandbox tokens: scripts and same-origin (a real origin for the View), forms; nothing else. */
 export const INNER_SANDBOX = "allow-scripts allow-same-origin allow-forms";
 
-/** The `opaque-origin` variant's inner tokens: no allow-same-origin, so the View's origin is "null". */
+/**
+ * The inner tokens of the opaque-View layouts (the MCP Inspector's): no allow-same-origin, so the View's
+ * origin is "null". More isolated than the spec requires, which is no violation.
+ */
 export const OPAQUE_INNER_SANDBOX = "allow-scripts allow-forms";
+
+/** The variants whose proxy renders the View in an opaque-origin frame. */
+export const OPAQUE_VIEW_VARIANTS: readonly string[] = ["opaque-view", "same-origin-proxy-opaque-view"];
 
 const PROXY_SCRIPT = `
 (() => {
   const hostOrigin = document.referrer ? new URL(document.referrer).origin : null;
   const variant = new URLSearchParams(location.search).get("variant");
-  // The opaque-origin variant renders through srcdoc: an opaque frame's document cannot be written from here.
-  const opaque = variant === "opaque-origin";
+  // An opaque View renders through srcdoc: an opaque frame's document cannot be written from here.
+  const opaque = ${JSON.stringify(OPAQUE_VIEW_VARIANTS)}.includes(variant);
   const inner = document.createElement("iframe");
   inner.setAttribute("sandbox", opaque ? ${JSON.stringify(OPAQUE_INNER_SANDBOX)} : ${
   JSON.stringify(INNER_SANDBOX)

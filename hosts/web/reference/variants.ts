@@ -1,6 +1,7 @@
 /**
  * The broken variants of the reference host: each flips exactly one behaviour, so the suite must fail exactly
- * the tests that check it (mutation testing of the suite, research §7.3). The host page and the sandbox proxy
+ * the tests that check it (mutation testing of the suite, research §7.3). A few are not broken at all but
+ * legitimate layouts of real hosts (`passes`), which must PASS the tests they name. The host page and the sandbox proxy
  * read the switch by name; the table test holds each variant to its `fails` list.
  *
  * @module
@@ -16,6 +17,11 @@ export interface Variant {
   readonly summary: string;
   /** Suite test ids (`<area>/<name>`) that must not PASS under this variant; every other test must. */
   readonly fails: readonly string[];
+  /**
+   * For a variant that is legitimate, not broken (a layout a real host uses that an earlier suite misjudged):
+   * the tests it exists to prove PASS. Never in `fails`.
+   */
+  readonly passes?: readonly string[];
 }
 
 /** Every variant, by catalogue area. */
@@ -370,10 +376,28 @@ export const VARIANTS: readonly Variant[] = [
     fails: ["context/display-mode-consistent"],
   },
   {
-    name: "opaque-origin",
+    name: "opaque-view",
     area: "security",
-    summary: "renders the View through srcdoc in an inner frame without allow-same-origin (an opaque origin)",
+    summary: "the MCP Inspector's frames: a proxy frame without a sandbox attribute, the View's own frame " +
+      'sandbox="allow-scripts allow-forms" (an opaque origin: more isolated than required, no violation)',
+    fails: [],
+    passes: ["security/sandbox-isolation", "security/iframe-sandboxed"],
+  },
+  {
+    name: "same-origin-proxy-opaque-view",
+    area: "security",
+    summary:
+      "the opaque-view frames with the proxy served from the host page's own origin (the View cannot " +
+      "see it; the frame chain does)",
     fails: ["security/sandbox-isolation"],
+  },
+  {
+    name: "dangerous-view-sandbox",
+    area: "security",
+    summary:
+      "gives the View's own frame allow-top-navigation and allow-popups-to-escape-sandbox (the proxy " +
+      "frame stays clean)",
+    fails: ["security/iframe-sandboxed"],
   },
   {
     name: "no-proxy",
