@@ -79,15 +79,28 @@ The built-in fake agent CLI. It prints the wire sequence scripted by an "@@fake 
 (the argument containing "@@fake", else the last argument), or a short default run. See the README's
 "Fake host directive language".`;
 
-const SERVE =
-  `Usage: conformance serve [--listen 127.0.0.1:PORT] [--allow-origin ORIGIN]… [--allow-host NAME]…
+const SERVE = `Usage: conformance serve [--listen 127.0.0.1:PORT] [--csp-origins local|public]
+                         [--second-listen 127.0.0.1:PORT] [--allow-origin ORIGIN]… [--allow-host NAME]…
 
 Starts the conformance MCP server (Streamable HTTP) so you can add it to a real MCP Apps host as a connector.
 Binds loopback by default; requests whose Origin or Host is not allowed are rejected. --allow-origin admits a
-product's browser origin, --allow-host a tunnel's public host name.
+product's browser origin, --allow-host a tunnel's public host name. The startup banner prints every address.
 
-Example
-  conformance serve --listen 127.0.0.1:8765`;
+  --listen ADDR             where the server listens (default 127.0.0.1 on a free port)
+  --csp-origins local|public
+                            the two origins the launchers' CSP names, one declared (loads must succeed), one
+                            not (loads must be blocked). local (default): two listeners on this machine's
+                            loopback, so the CSP tests need no network; what a host on this machine, offline
+                            or air-gapped, needs. public: https://modelcontextprotocol.io and
+                            https://example.com, for a product reached through a tunnel, whose browser cannot
+                            see your loopback
+  --second-listen ADDR      also start the second MCP server that visibility/cross-server-blocked needs (add
+                            it to the host as another connector); 127.0.0.1:0 picks a free port
+
+Examples
+  conformance serve --listen 127.0.0.1:8765
+  conformance serve --listen 127.0.0.1:8765 --second-listen 127.0.0.1:8766
+  conformance serve --csp-origins public --allow-host my-tunnel.example.net`;
 
 const LOGIN = `Usage: conformance login --host H [--profile-dir DIR] [--config FILE]
 

@@ -1,12 +1,13 @@
 /**
- * `conformance serve [--listen 127.0.0.1:PORT]`: the conformance MCP server, for adding to a real host.
- * Runs until Ctrl-C.
+ * `conformance serve [--listen 127.0.0.1:PORT] [--csp-origins local|public] [--second-listen ADDR]`: the
+ * conformance MCP server with its CSP control origins (and the second server, when asked), for adding to a
+ * real host. Runs until Ctrl-C.
  *
  * @module
  */
 import { EXIT, UsageError } from "../errors.ts";
-import { parseListen, serve } from "../server/serve.ts";
-import { type CommandSpec, listFlag, parseCommandLine, stringFlag } from "./args.ts";
+import { CSP_ORIGINS, parseListen, serve, type Serving } from "../server/serve.ts";
+import { type CommandSpec, listFlag, oneOf, parseCommandLine, stringFlag } from "./args.ts";
 import { HELP } from "./help.ts";
 import type { CliIo } from "./io.ts";
 import { loadSuiteHtml } from "../../suite/apps/build.ts";
@@ -15,6 +16,8 @@ const SPEC: CommandSpec = {
   name: "serve",
   flags: {
     listen: { type: "string" },
+    "csp-origins": { type: "string" },
+    "second-listen": { type: "string" },
     "allow-origin": { type: "string", multiple: true },
     "allow-host": { type: "string", multiple: true },
   },
@@ -29,11 +32,21 @@ export async function serveCommand(args: string[], io: CliIo, signal?: AbortSign
     return EXIT.ok;
   }
   const listen = stringFlag(parsed, "listen") ?? "127.0.0.1:0";
-  try {
-    parseListen(listen);
-  } catch (error) {
-    throw new UsageError((error as Error).message);
+  const second = stringFlag(parsed, "second-listen");
+  for (const [flag, value] of [["--listen", listen], ["--second-listen", second]] as const) {
+    if (value === undefined) continue;
+    try {
+      parseListen(value, flag);
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
   }
+  if (second !== undefined && sameAddress(listen, second)) {
+    throw new UsageError(
+      `--second-listen "${second}" is the --listen address: give the second server its own port`,
+    );
+  }
+  const cspOrigins = oneOf("--csp-origins", stringFlag(parsed, "csp-origins") ?? "local", CSP_ORIGINS);
   const allowOrigins = listFlag(parsed, "allow-origin");
   for (const origin of allowOrigins) {
     if (!URL.canParse(origin) || new URL(origin).origin !== origin) {
@@ -42,6 +55,7 @@ export async function serveCommand(args: string[], io: CliIo, signal?: AbortSign
       );
     }
   }
+  const allowHosts = listFlag(parsed, "allow-host");
   const html = await loadSuiteHtml();
   const controller = new AbortController();
   signal?.addEventListener("abort", () => controller.abort(), { once: true });
@@ -53,17 +67,21 @@ export async function serveCommand(args: string[], io: CliIo, signal?: AbortSign
   try {
     await serve({
       listen,
+      ...(second === undefined ? {} : { second }),
+      cspOrigins,
       allowOrigins,
-      allowHosts: listFlag(parsed, "allow-host"),
+      allowHosts,
       appHtml: () => html,
       signal: controller.signal,
-      onListening: (url) =>
-        io.out(
-          `conformance MCP server listening on ${url}\n` +
-            `Add it to your MCP Apps host as a connector (Streamable HTTP) and ask it to run the "run_conformance" tool.\n` +
-            `Press Ctrl-C to stop.\n`,
-        ),
+      onListening: (_url, serving) => io.out(banner(serving, allowHosts.length > 0)),
     });
+  } catch (error) {
+    if (error instanceof Deno.errors.AddrInUse) {
+      throw new UsageError(
+        `${error.message.split("\n")[0]}: another process listens there; pick another port`,
+      );
+    }
+    throw error;
   } finally {
     if (!signal) {
       Deno.removeSignalListener("SIGINT", stop);
@@ -71,4 +89,36 @@ export async function serveCommand(args: string[], io: CliIo, signal?: AbortSign
     }
   }
   return EXIT.ok;
+}
+
+/** What `serve` prints once everything listens: every endpoint, then what to do. */
+export function banner(serving: Serving, tunnelled: boolean): string {
+  const { controls } = serving;
+  const lines = [`conformance MCP server listening on ${serving.server.url}`];
+  if (serving.secondServer !== null) {
+    lines.push(
+      `second MCP server (for visibility/cross-server-blocked) listening on ${serving.secondServer.url}`,
+    );
+  }
+  lines.push(
+    `CSP control origins (${serving.localControls ? "local" : "public"}): declared ${controls.declared}, ` +
+      `undeclared ${controls.undeclared}`,
+  );
+  if (serving.localControls && tunnelled) {
+    lines.push(
+      "Note: the control origins listen on this machine's loopback; a host reached through a tunnel cannot " +
+        "load them. Use --csp-origins public for it",
+    );
+  }
+  lines.push(
+    `Add it to your MCP Apps host as a connector (Streamable HTTP) and ask it to run the "run_conformance" tool.`,
+  );
+  if (serving.secondServer !== null) lines.push("Add the second server as another connector.");
+  lines.push("Press Ctrl-C to stop.");
+  return `${lines.join("\n")}\n`;
+}
+
+function sameAddress(a: string, b: string): boolean {
+  const [first, second] = [parseListen(a), parseListen(b)];
+  return first.port !== 0 && first.port === second.port && first.hostname === second.hostname;
 }

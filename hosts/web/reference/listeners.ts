@@ -5,7 +5,8 @@
  *
  * @module
  */
-import { controlFixture, type ControlOrigins, type DeclaredCsp } from "../../../src/fixtures.ts";
+import type { ControlOrigins, DeclaredCsp } from "../../../src/fixtures.ts";
+import { startControlOrigins } from "../../../src/server/control_origins.ts";
 import { startConformanceServer } from "../../../src/server/server.ts";
 import type { ConformanceServer } from "../../../src/server/server.ts";
 import { buildCsp, cspFlawsOf } from "./csp.ts";
@@ -55,18 +56,6 @@ function listen(handler: (request: Request) => Response | Promise<Response>): Pr
   });
 }
 
-function controlHandler(request: Request): Response {
-  const fixture = controlFixture(new URL(request.url));
-  return new Response(fixture.body as BodyInit, {
-    status: fixture.status,
-    headers: {
-      "content-type": fixture.contentType,
-      "access-control-allow-origin": "*",
-      "cache-control": "no-store",
-    },
-  });
-}
-
 function sandboxResponse(request: Request): Response {
   const url = new URL(request.url);
   const raw = url.searchParams.get("csp");
@@ -91,9 +80,9 @@ export async function startReferenceListeners(
     await Promise.allSettled(closers.splice(0).reverse().map((closer) => closer()));
   };
   try {
-    const [a, b] = await Promise.all([listen(controlHandler), listen(controlHandler)]);
-    closers.push(a.close, b.close);
-    const controls = { declared: a.origin("127.0.0.1"), undeclared: b.origin("127.0.0.1") };
+    const origins = await startControlOrigins();
+    closers.push(origins.close);
+    const controls = origins.controls;
     const sameOrigin = options.variant === "same-origin-proxy" ||
       options.variant === "same-origin-proxy-opaque-view";
     const sandbox = await listen((request) =>
