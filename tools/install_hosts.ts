@@ -1,11 +1,11 @@
 /**
- * `deno task hosts:install`: installs the eight real agent CLIs from npm at their exact pinned versions
- * (plus bun for omp and a Node ≥ 22.19 for kimi-code) into a cache folder outside the repository, writes one
- * shim per CLI into `<cache>/bin`, and asserts each CLI's `--version` (once per install; `--verify` repeats it).
- * Idempotent: a package already installed (its marker file present) is not touched, so a warm run takes about
- * a second.
+ * `deno task hosts:install`: installs the eight real agent CLIs and the MCP Apps hosts that run from an npm
+ * package (the MCP Inspector) at their exact pinned versions (plus bun for omp and a Node ≥ 22.19 for kimi-code
+ * and the Inspector) into a cache folder outside the repository, writes one shim per program into
+ * `<cache>/bin`, and asserts each one's `--version` (once per install; `--verify` repeats it). Idempotent: a
+ * package already installed (its marker file present) is not touched, so a warm run takes about a second.
  *
- * Usage: `deno task hosts:install [--only claude-code,qwen] [--force] [--verify]`
+ * Usage: `deno task hosts:install [--only claude-code,mcp-inspector] [--force] [--verify]`
  *
  * @module
  */
@@ -14,6 +14,7 @@ import { join } from "node:path";
 import {
   hostsCacheDir,
   packagePrefix,
+  PINNED_APPS_HOSTS,
   PINNED_HOSTS,
   type PinnedHost,
   type PinnedPackage,
@@ -23,6 +24,8 @@ import {
 } from "../hosts/cli/_installed.ts";
 
 const MARKER = ".conformance-installed";
+/** Everything `hosts:install` installs: the agent CLIs, then the MCP Apps hosts. */
+const INSTALLABLE: readonly PinnedHost[] = [...PINNED_HOSTS, ...PINNED_APPS_HOSTS];
 const VERIFIED = ".conformance-verified";
 
 async function exists(path: string): Promise<boolean> {
@@ -101,7 +104,7 @@ async function linkRuntime(runtime: PinnedRuntime, cacheDir: string): Promise<vo
   }
 }
 
-/** Writes the shim for one CLI: its runtimes first on PATH, then `exec` of the real entry point. */
+/** Writes the shim for one program: its runtimes first on PATH, then `exec` of the real entry point. */
 async function writeShim(pin: PinnedHost, cacheDir: string): Promise<string> {
   const entry = join(packagePrefix(pin.pkg, cacheDir), pin.entry);
   const pathDirs = pin.runtimes.map((r) => join(packagePrefix(RUNTIMES[r], cacheDir), RUNTIMES[r].bin));
@@ -159,17 +162,17 @@ async function pool<T, R>(items: readonly T[], limit: number, job: (item: T) => 
 
 /** Options of {@linkcode installHosts}. */
 export interface InstallOptions {
-  /** Host ids to install; all eight when empty. */
+  /** Host ids to install; every CLI and apps host when empty. */
   only?: readonly string[];
   force?: boolean;
-  /** Re-run every CLI's `--version` check even when it passed at install time. */
+  /** Re-run every program's `--version` check even when it passed at install time. */
   verify?: boolean;
   cacheDir?: string;
   log?: (line: string) => void;
 }
 
 /**
- * Installs the pinned CLIs and returns the shim path of each installed host.
+ * Installs the pinned CLIs and apps hosts and returns the shim path of each installed host.
  *
  * @example
  * ```ts
@@ -182,11 +185,11 @@ export async function installHosts(options: InstallOptions = {}): Promise<Map<st
   const log = options.log ?? ((line: string) => console.error(line));
   const only = options.only ?? [];
   for (const id of only) {
-    if (!PINNED_HOSTS.some((pin) => pin.host === id)) {
-      throw new Error(`Unknown host "${id}": choose from ${PINNED_HOSTS.map((p) => p.host).join(", ")}`);
+    if (!INSTALLABLE.some((pin) => pin.host === id)) {
+      throw new Error(`Unknown host "${id}": choose from ${INSTALLABLE.map((p) => p.host).join(", ")}`);
     }
   }
-  const pins = PINNED_HOSTS.filter((pin) => only.length === 0 || only.includes(pin.host));
+  const pins = INSTALLABLE.filter((pin) => only.length === 0 || only.includes(pin.host));
   const runtimeNames = [...new Set(pins.flatMap((pin) => pin.runtimes))];
   const packages = [...runtimeNames.map((r) => RUNTIMES[r]), ...pins.map((pin) => pin.pkg)];
   const started = performance.now();

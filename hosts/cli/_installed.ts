@@ -1,10 +1,11 @@
 /**
- * Where `deno task hosts:install` puts the eight real agent CLIs, and the exact versions it pins. The runners
- * read this to find an installed binary; `tools/install_hosts.ts` reads it to install them.
+ * Where `deno task hosts:install` puts the eight real agent CLIs and the MCP Apps hosts that run from an npm
+ * package (the MCP Inspector), and the exact versions it pins. The runners read this to find an installed
+ * binary; `tools/install_hosts.ts` reads it to install them.
  *
  * Layout of the cache folder (`${XDG_CACHE_HOME:-~/.cache}/conformance/hosts`, or `CONFORMANCE_HOSTS_DIR`):
- * `pkgs/<name>@<version>/node_modules/…` per npm package, and `bin/<binary>`: one shim per CLI that puts its
- * runtime (bun for omp, Node ≥ 22.19 for kimi) first on PATH and `exec`s the real entry point, so the
+ * `pkgs/<name>@<version>/node_modules/…` per npm package, and `bin/<binary>`: one shim per program that puts
+ * its runtime (bun for omp, Node ≥ 22.19 for kimi and the Inspector) first on PATH and `exec`s the real entry point, so the
  * process the harness spawns keeps its pid and process group.
  *
  * @module
@@ -17,7 +18,7 @@ export interface PinnedPackage {
   readonly version: string;
 }
 
-/** One installable CLI: its package, its binary, and what it needs next to it. */
+/** One installable program (an agent CLI, or an MCP Apps host): its package, its binary, what it needs. */
 export interface PinnedHost {
   /** Registry id. */
   readonly host: string;
@@ -43,7 +44,7 @@ export interface PinnedRuntime extends PinnedPackage {
   readonly links: Readonly<Record<string, string>>;
 }
 
-/** Runtimes some CLIs need: bun for omp, a Node ≥ 22.19 for kimi-code. */
+/** Runtimes some programs need: bun for omp, a Node ≥ 22.19 for kimi-code and the MCP Inspector. */
 export const RUNTIMES: Readonly<Record<"bun" | "node", PinnedRuntime>> = {
   // The bun package ships its executable as `bin/bun.exe` on every platform; the installer links `bun` to it.
   bun: {
@@ -123,6 +124,29 @@ export const PINNED_HOSTS: readonly PinnedHost[] = [
     executables: ["node_modules/@qwen-code/qwen-code/vendor/ripgrep/x64-linux/rg"],
   },
 ];
+
+/**
+ * The MCP Apps hosts that run from an npm package on this machine. They are not agent CLIs (the registry
+ * drives them in a browser, hosts/web/), so they are not in {@linkcode PINNED_HOSTS}; `hosts:install` installs
+ * them the same way: a prefix of their own, a shim in `<cache>/bin`, the version asserted.
+ */
+export const PINNED_APPS_HOSTS: readonly PinnedHost[] = [
+  {
+    host: "mcp-inspector",
+    binary: "mcp-inspector",
+    pkg: { name: "@modelcontextprotocol/inspector", version: "2.12.0" },
+    // The package's launcher (clients/launcher/build/index.js), a `#!/usr/bin/env node` script needing
+    // Node ≥ 22.19: the shim's PATH selects the pinned Node. `--version` reaches its web client, which prints it.
+    entry: "node_modules/.bin/mcp-inspector",
+    runtimes: ["node"],
+    versionArgs: ["--version"],
+  },
+];
+
+/** The pin of an MCP Apps host id, or `undefined`. */
+export function appsHostPin(host: string): PinnedHost | undefined {
+  return PINNED_APPS_HOSTS.find((pin) => pin.host === host);
+}
 
 /** The cache folder the CLIs are installed into; never inside the repository. */
 export function hostsCacheDir(): string {

@@ -1,15 +1,16 @@
 /**
  * `hosts:install` without the network: packages already in a cache folder (their markers present) are not
- * reinstalled; each CLI gets a shim that puts its runtime first on PATH and `exec`s the entry; the version check
+ * reinstalled; each CLI (and each apps host, like the MCP Inspector) gets a shim that puts its runtime first on PATH and `exec`s the entry; the version check
  * runs once and is then reused; a wrong version is refused by name.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { packagePrefix, PINNED_HOSTS, RUNTIMES } from "../../hosts/cli/_installed.ts";
+import { packagePrefix, PINNED_APPS_HOSTS, PINNED_HOSTS, RUNTIMES } from "../../hosts/cli/_installed.ts";
 import { installHosts } from "../../tools/install_hosts.ts";
 
 const qwen = PINNED_HOSTS.find((pin) => pin.host === "qwen")!;
 const kimi = PINNED_HOSTS.find((pin) => pin.host === "kimi-code")!;
+const inspector = PINNED_APPS_HOSTS.find((pin) => pin.host === "mcp-inspector")!;
 
 /** Lays out a package as `npm install` would have, with an entry that prints `version` and counts its runs. */
 async function fakeInstalled(
@@ -64,6 +65,32 @@ Deno.test("a CLI that needs a runtime gets that runtime's bin folder first on it
     await installHosts({ only: ["kimi-code"], cacheDir: cache, log: () => {} });
     const path = await Deno.readTextFile(join(prefix, "path"));
     assert.ok(path.startsWith(`PATH=${join(packagePrefix(node, cache), node.bin)}:`), path);
+  } finally {
+    await Deno.remove(cache, { recursive: true });
+  }
+});
+
+Deno.test("an apps host (the MCP Inspector) installs like a CLI: its own shim, Node first on PATH, version asserted", async () => {
+  assert.ok(
+    !PINNED_HOSTS.some((pin) => pin.host === inspector.host),
+    "the CLI host table lists agent CLIs only",
+  );
+  const cache = await Deno.makeTempDir({ prefix: "conformance-hosts-" });
+  try {
+    const prefix = await fakeInstalled(cache, inspector.pkg, inspector.entry, inspector.pkg.version);
+    const node = RUNTIMES.node;
+    await Deno.mkdir(join(packagePrefix(node, cache), node.bin), { recursive: true });
+    await Deno.writeTextFile(join(packagePrefix(node, cache), ".conformance-installed"), "node\n");
+    const shims = await installHosts({ only: ["mcp-inspector"], cacheDir: cache, log: () => {} });
+    assert.equal(shims.get("mcp-inspector"), join(cache, "bin", "mcp-inspector"));
+    assert.equal(await runs(prefix), 1, "its version was asserted");
+    const path = await Deno.readTextFile(join(prefix, "path"));
+    assert.ok(path.startsWith(`PATH=${join(packagePrefix(node, cache), node.bin)}:`), path);
+    await fakeInstalled(cache, inspector.pkg, inspector.entry, "2.11.0");
+    await assert.rejects(
+      () => installHosts({ only: ["mcp-inspector"], cacheDir: cache, verify: true, log: () => {} }),
+      /"mcp-inspector --version" printed "2\.11\.0", not version "2\.12\.0"/,
+    );
   } finally {
     await Deno.remove(cache, { recursive: true });
   }
