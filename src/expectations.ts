@@ -1,7 +1,8 @@
 /**
  * Expectations: per-host lists of known failures, each with a reason, kept outside the tests. A listed test
  * that now passes is a stale expectation and fails the run; `--update-expectations` rewrites the file from a
- * run's results.
+ * run's results. Only what can surprise a run is listed: never PASS (the default) and never INFO (a MAY not
+ * taken, which is expected whatever the file says).
  *
  * File format (YAML or JSON), one host per file by convention:
  *
@@ -27,7 +28,9 @@ import { compare, type Status, STATUSES, type TestResult } from "./outcome.ts";
 export const EXPECTATIONS_SCHEMA = "conformance-expectations/1";
 
 const Entry = z.object({
-  status: z.enum(STATUSES).refine((s) => s !== "PASS", "PASS is the default and need not be listed"),
+  status: z.enum(STATUSES)
+    .refine((s) => s !== "PASS", "PASS is the default and need not be listed")
+    .refine((s) => s !== "INFO", "INFO is never unexpected and need not be listed"),
   reason: z.string().trim().min(1, "every expectation needs a reason"),
 }).strict();
 
@@ -39,7 +42,7 @@ const File = z.object({
 
 /** One known failure. */
 export interface Expectation {
-  readonly status: Exclude<Status, "PASS">;
+  readonly status: Exclude<Status, "PASS" | "INFO">;
   readonly reason: string;
 }
 
@@ -139,9 +142,10 @@ export function unexpectedResults(results: readonly TestResult[]): TestResult[] 
 }
 
 /**
- * The expectations a run implies: every result that is not PASS or SKIP, keeping the existing reason when the
- * status is unchanged and using the result's message otherwise. Tests that now pass drop out (they were
- * stale); tests of this host that did not run this time keep their entry.
+ * The expectations a run implies: every result that is not PASS, SKIP or INFO (none of which can surprise a
+ * run), keeping the existing reason when the status is unchanged and using the result's message otherwise.
+ * Tests that now pass drop out (they were stale); tests of this host that did not run this time keep their
+ * entry.
  */
 export function updatedExpectations(
   host: string,
@@ -153,12 +157,11 @@ export function updatedExpectations(
   for (const result of results) {
     if (result.host !== host) continue;
     ran.add(result.test);
-    if (result.status === "PASS" || result.status === "SKIP") continue;
+    const status = result.status;
+    if (status === "PASS" || status === "SKIP" || status === "INFO") continue;
     const old = previous?.tests.get(result.test);
-    const reason = old && old.status === result.status
-      ? old.reason
-      : result.message || `observed ${result.status}`;
-    next.set(result.test, { status: result.status, reason });
+    const reason = old && old.status === status ? old.reason : result.message || `observed ${status}`;
+    next.set(result.test, { status, reason });
   }
   for (const [test, entry] of previous?.tests ?? []) {
     if (!ran.has(test)) next.set(test, entry);

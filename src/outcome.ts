@@ -5,7 +5,8 @@
  * - `PASS`: the obligation holds.
  * - `FAIL`: a MUST is broken (or a prerequisite the host claimed to have is missing: "not testable: …").
  * - `WARN`: a SHOULD is broken.
- * - `INFO`: a MAY not taken, or an observation that breaks no obligation: shown and counted, never unexpected.
+ * - `INFO`: a MAY not taken, or an observation that breaks no obligation: shown and counted, never
+ *   unexpected. The test ran, so it is not a SKIP.
  * - `SKIP`: the test could not apply (capability unsupported, binary absent, stub host, live tier off); always
  *   with a reason.
  * - `TIMEOUT`: the host did not finish within the test's time limit.
@@ -81,7 +82,9 @@ export function isFailing(status: Status): boolean {
 /**
  * How a result compares with its expectation.
  *
- * - `expected`: as expected (including SKIP and WARN when PASS was expected: neither fails a run).
+ * - `expected`: as expected (including SKIP and WARN when PASS was expected: neither fails a run). An INFO
+ *   is always expected, whatever is listed: it breaks no obligation, so it can be neither a surprise nor the
+ *   proof that a listed failure is gone (an expectations file cannot list INFO; it needs no entry).
  * - `unexpected`: a failure nobody listed, or a different failure than the one listed.
  * - `stale`: the expectation lists a failure but the test now passes; the expectation must go.
  *
@@ -89,13 +92,14 @@ export function isFailing(status: Status): boolean {
  * ```ts
  * import { compare } from "./outcome.ts";
  * compare({ status: "PASS", expected: "FAIL" }); // "stale"
+ * compare({ status: "INFO", expected: "PASS" }); // "expected"
  * ```
  */
 export function compare(
   result: Pick<TestResult, "status" | "expected">,
 ): "expected" | "unexpected" | "stale" {
   const { status, expected } = result;
-  if (status === expected) return "expected";
+  if (status === expected || status === "INFO") return "expected";
   if (expected === "PASS") return isFailing(status) ? "unexpected" : "expected";
   if (status === "PASS") return "stale";
   // A listed failure whose test could not run this time says nothing either way.

@@ -254,14 +254,16 @@ export function severityOf(clause: Clause | undefined): Severity {
 export type OutcomeStatus = "PASS" | "FAIL" | "WARN" | "INFO" | "SKIP" | "TIMEOUT" | "ERROR";
 
 /**
- * Maps a suite result onto the run's outcome model: a failed SHOULD becomes WARN; a failed MAY is
- * informational and becomes SKIP (the host does not offer the optional behaviour); NOTRUN is an ERROR,
- * because the suite stopped before the test (the driver may know better and override it).
+ * Maps a suite result onto the run's outcome model: a failed SHOULD becomes WARN; a failed MAY becomes INFO
+ * (the test ran and saw the host not take the optional behaviour, which is worth showing but breaks nothing;
+ * it is not a SKIP, which says the test could not apply); NOTRUN is an ERROR, because the suite stopped
+ * before the test (the driver may know better and override it).
  *
  * @example
  * ```ts
  * import { outcomeStatusOf } from "./protocol.ts";
  * outcomeStatusOf({ status: "FAIL", clause: "SHOULD" }); // "WARN"
+ * outcomeStatusOf({ status: "FAIL", clause: "MAY" }); // "INFO"
  * ```
  */
 export function outcomeStatusOf(result: Pick<SubtestResult, "status" | "clause">): OutcomeStatus {
@@ -274,7 +276,7 @@ export function outcomeStatusOf(result: Pick<SubtestResult, "status" | "clause">
       return "ERROR";
     case "FAIL": {
       const severity = severityOf(result.clause);
-      return severity === "fail" ? "FAIL" : severity === "warn" ? "WARN" : "SKIP";
+      return severity === "fail" ? "FAIL" : severity === "warn" ? "WARN" : "INFO";
     }
   }
 }

@@ -57,6 +57,10 @@ Deno.test("parseExpectations rejects malformed files with the file and field nam
       "schema: conformance-expectations/1\nhost: x\ntests:\n  a/b/c:\n    status: PASS\n    reason: r",
       /PASS/,
     ],
+    [
+      "schema: conformance-expectations/1\nhost: x\ntests:\n  a/b/c:\n    status: INFO\n    reason: r",
+      /INFO is never unexpected and need not be listed/,
+    ],
     ["schema: conformance-expectations/1\nhost: x\nextra: 1", /malformed/],
     ["schema: [unclosed", /not valid YAML/],
   ];
@@ -76,13 +80,21 @@ Deno.test("stale and unexpected results are the ones that fail a run", () => {
     result("c", "PASS", "FAIL"),
     result("d", "FAIL", "FAIL"),
     result("e", "SKIP"),
+    // An INFO breaks nothing: never unexpected, and no proof that a listed failure is gone.
+    result("f", "INFO"),
+    result("g", "INFO", "FAIL"),
+    result("h", "INFO", "WARN"),
   ];
   assert.deepEqual(unexpectedResults(results).map((r) => r.test), ["b", "c"]);
 });
 
 Deno.test("updatedExpectations drops stale entries, keeps reasons, adds new failures and keeps tests not run", () => {
   const previous = parseExpectations(
-    FILE.replace("tests:\n", "tests:\n  cli/other/not-run:\n    status: FAIL\n    reason: still broken\n"),
+    FILE.replace(
+      "tests:\n",
+      "tests:\n  cli/other/not-run:\n    status: FAIL\n    reason: still broken\n" +
+        "  cli/other/now-info:\n    status: FAIL\n    reason: was broken\n",
+    ),
     "g.yaml",
   );
   const next = updatedExpectations("gemini", [
@@ -90,6 +102,8 @@ Deno.test("updatedExpectations drops stale entries, keeps reasons, adds new fail
     result("cli/mock-model/disconnect", "PASS", "TIMEOUT"), // stale: dropped
     result("cli/behavior/streaming", "WARN"), // new
     result("cli/behavior/skipped", "SKIP"),
+    result("cli/behavior/optional", "INFO"), // never written
+    result("cli/other/now-info", "INFO", "FAIL"), // ran and broke nothing: the entry goes
   ], previous);
   assert.deepEqual([...next.keys()], [
     "cli/behavior/streaming",

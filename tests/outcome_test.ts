@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { compare, fail, info, pass, skip, STATUSES, summarize, warn } from "../src/outcome.ts";
+import { compare, fail, info, isFailing, pass, skip, STATUSES, summarize, warn } from "../src/outcome.ts";
 
 Deno.test("compare: failures against a PASS expectation are unexpected; SKIP and WARN are not", () => {
   assert.equal(compare({ status: "PASS", expected: "PASS" }), "expected");
@@ -16,6 +16,13 @@ Deno.test("compare: a listed failure that now passes is stale; a different failu
   assert.equal(compare({ status: "FAIL", expected: "FAIL" }), "expected");
   assert.equal(compare({ status: "TIMEOUT", expected: "FAIL" }), "unexpected");
   assert.equal(compare({ status: "SKIP", expected: "FAIL" }), "expected");
+  // An INFO breaks no obligation: expected whatever is listed, and never the proof that a failure is gone.
+  for (const expected of STATUSES) assert.equal(compare({ status: "INFO", expected }), "expected", expected);
+  assert.equal(isFailing("INFO"), false);
+});
+
+Deno.test("INFO sits after WARN in board order", () => {
+  assert.deepEqual([...STATUSES], ["PASS", "FAIL", "WARN", "INFO", "SKIP", "TIMEOUT", "ERROR"]);
 });
 
 Deno.test("summarize counts every status into its key", () => {

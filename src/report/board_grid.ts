@@ -1,6 +1,6 @@
 /**
  * The board as data: tests × hosts, one cell per result, with the mark each status shows as and numbered
- * footnotes for SKIP reasons. The markdown and HTML boards both render this grid.
+ * footnotes for SKIP and INFO reasons. The markdown and HTML boards both render this grid.
  *
  * @module
  */
@@ -19,13 +19,13 @@ export const STATUS_MARK: Record<Status, string> = {
   ERROR: "✗",
 };
 
-/** One cell: the result, and for a SKIP the number of its reason's footnote. */
+/** One cell: the result, and for a SKIP or INFO the number of its reason's footnote. */
 export interface BoardCell {
   /** The (redacted) result shown. */
   result: TestResult;
-  /** ✓ ✗ ! or –. */
+  /** ✓ ✗ ! i or –. */
   mark: string;
-  /** For a SKIP: the number of its reason's footnote. */
+  /** For a SKIP or INFO: the number of its reason's footnote. */
   footnote?: number;
 }
 
@@ -45,7 +45,7 @@ export interface BoardGrid {
   omitted: ReportHost[];
   /** Rows, sorted by test id. */
   rows: BoardRow[];
-  /** SKIP reasons, footnote `n` at index `n - 1`. */
+  /** SKIP and INFO reasons, footnote `n` at index `n - 1`. */
   footnotes: string[];
 }
 
@@ -90,7 +90,8 @@ export function boardGrid(report: RunReport, options: BoardGridOptions = {}): Bo
   const numberOf = new Map<string, number>();
   for (const row of rows) {
     for (const cell of row.cells) {
-      if (cell?.result.status !== "SKIP") continue;
+      // A bare mark says too little for these two: the reason is what a reader needs.
+      if (cell?.result.status !== "SKIP" && cell?.result.status !== "INFO") continue;
       const reason = redact(cell.result.message.trim() || "no reason given", options.secrets);
       let number = numberOf.get(reason);
       if (number === undefined) {

@@ -33,7 +33,7 @@ export interface ReportDiff {
   newFailures: StatusChange[];
   /** Now PASS; before FAIL, TIMEOUT or ERROR. */
   fixed: StatusChange[];
-  /** Every other status change (e.g. PASS → WARN, SKIP → PASS, FAIL → TIMEOUT). */
+  /** Every other status change (e.g. PASS → WARN, SKIP → INFO, SKIP → PASS, FAIL → TIMEOUT). */
   changed: StatusChange[];
   /** Results only in the new report. */
   added: TestResult[];

@@ -45,7 +45,8 @@ th[scope=row]{text-align:left;font-weight:normal}
 td.mark{text-align:center;font-weight:bold}
 td.mark a{text-decoration:none;color:inherit}
 td.off{opacity:.15}
-.PASS{color:#137333}.FAIL,.TIMEOUT{color:#c5221f}.ERROR{color:#a0138e}.WARN{color:#b06000}.SKIP{color:#777}
+.PASS{color:#137333}.FAIL,.TIMEOUT{color:#c5221f}.ERROR{color:#a0138e}.WARN{color:#b06000}
+.INFO{color:#1a5fb4}.SKIP{color:#777}
 .tag{font-size:.75rem;border:1px solid #aaa;border-radius:3px;padding:0 .25rem;color:#555;font-weight:normal}
 .bad{background:#c5221f;color:#fff;border-radius:3px;padding:0 .3rem;font-size:.8rem}
 .stale{background:#b06000;color:#fff;border-radius:3px;padding:0 .3rem;font-size:.8rem}
@@ -122,7 +123,8 @@ export function renderHtml(report: RunReport, secrets: readonly string[] = []): 
       `${escapeHtml(run.shard)} · ${escapeHtml(run.os)}, Deno ${escapeHtml(run.deno)}` +
       (run.command ? ` · <code>${escapeHtml(redact(run.command, secrets))}</code>` : "") +
       (run.incomplete ? ' · <span class="bad">incomplete run</span>' : "") + "</div>",
-    `<div class="meta">${s.passed} passed, ${s.failed} failed, ${s.warned} warned, ${s.skipped} skipped, ` +
+    `<div class="meta">${s.passed} passed, ${s.failed} failed, ${s.warned} warned, ${s.info} info, ` +
+      `${s.skipped} skipped, ` +
       `${s.timedOut} timed out, ${s.errored} errored · <span id="shown">${results.length}</span> of ` +
       `${results.length} results shown</div>`,
   );

@@ -6,7 +6,8 @@
  * - a stale expectation (listed as failing, now passing) → `<failure type="STALE_EXPECTATION">`;
  * - SKIP → `<skipped>` with its reason; a known failure (as listed in the expectations) → `<skipped
  *   type="EXPECTED_FAILURE">`, like pytest's xfail;
- * - PASS and WARN → a passed test case (a WARN's message goes to `<system-out>`).
+ * - PASS, WARN and INFO → a passed test case (a WARN's or INFO's message goes to `<system-out>`); an INFO is
+ *   never a `<skipped>`, because the test ran and broke nothing.
  *
  * @module
  */
@@ -114,12 +115,13 @@ function testCase(result: TestResult): { xml: string; kind: "passed" | "failures
   } else if (result.status === "SKIP") {
     kind = "skipped";
     inner = element("skipped", { message: result.message }, "");
-  } else if (result.status !== "PASS" && result.status !== "WARN") {
+  } else if (result.status !== "PASS" && result.status !== "WARN" && result.status !== "INFO") {
     kind = "skipped";
     const message = `Known failure (expected ${result.expected}): ${firstLine(result.message)}`;
     inner = element("skipped", { message, type: "EXPECTED_FAILURE" }, body);
-  } else if (result.status === "WARN") {
-    inner = `      <system-out>${escapeXmlText(`WARN: ${body}`)}</system-out>\n`;
+  } else if (result.status === "WARN" || result.status === "INFO") {
+    // Neither breaks a MUST, so the testcase passes; an INFO is no skip either (the test ran).
+    inner = `      <system-out>${escapeXmlText(`${result.status}: ${body}`)}</system-out>\n`;
   }
   return { xml: inner ? `${open}>\n${inner}    </testcase>\n` : `${open}/>\n`, kind };
 }

@@ -1,7 +1,7 @@
 /**
- * The `markdown` reporter: the pass/fail board, tests × hosts with ✓ ✗ ! – marks and numbered footnotes for
- * SKIP reasons, written to `board.md`. Test-only hosts (the fakes, broken reference variants) are left off by
- * policy, and the board says which.
+ * The `markdown` reporter: the pass/fail board, tests × hosts with ✓ ✗ ! i – marks and numbered footnotes
+ * for SKIP and INFO reasons, written to `board.md`. Test-only hosts (the fakes, broken reference variants)
+ * are left off by policy, and the board says which.
  *
  * @module
  */
@@ -18,7 +18,6 @@ export const MARKDOWN_BOARD_FILE = "board.md";
 export interface BoardMarkdownOptions {
   /** The page title; "Conformance board" by default. */
   title?: string;
-  /** Secret values to redact besides the built-in shapes. */
   /** Secret values to redact besides the built-in shapes. */
   secrets?: readonly string[];
 }
@@ -66,6 +65,7 @@ export function renderBoardMarkdown(report: RunReport, options: BoardMarkdownOpt
     lines.push(`| **Passed** | ${totals.join(" | ")} |`, "");
     lines.push(
       "✓ pass · ✗ fail (a MUST broken), timeout or harness error · ! warning (a SHOULD broken) · " +
+        "i info (a MAY not taken, or an observation that breaks nothing; in the note) · " +
         "– skipped (reason in the note) · blank: not run",
       "",
     );

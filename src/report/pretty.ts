@@ -103,6 +103,7 @@ export class PrettyReporter implements Reporter {
       this.#style("green", `${s.passed} passed`),
       this.#style(s.failed ? "red" : "reset", `${s.failed} failed`),
       this.#style(s.warned ? "yellow" : "reset", `${s.warned} warned`),
+      this.#style(s.info ? "cyan" : "reset", `${s.info} info`),
       `${s.skipped} skipped`,
       this.#style(s.timedOut ? "red" : "reset", `${s.timedOut} timed out`),
       this.#style(s.errored ? "magenta" : "reset", `${s.errored} errored`),
@@ -158,6 +159,7 @@ export class PrettyReporter implements Reporter {
       this.#style("green", `✓${s.passed}`),
       this.#style("red", `✗${s.failed + s.timedOut + s.errored}`),
       this.#style("yellow", `!${s.warned}`),
+      this.#style("cyan", `i${s.info}`),
       this.#style("gray", `–${s.skipped}`),
     ].join(" ");
     const current = this.#running.at(-1);
@@ -166,7 +168,7 @@ export class PrettyReporter implements Reporter {
     const width = this.#options.columns ?? consoleColumns();
     // Visible width of the counts, without colour codes.
     const countsWidth =
-      `✓${s.passed} ✗${s.failed + s.timedOut + s.errored} !${s.warned} –${s.skipped}`.length;
+      `✓${s.passed} ✗${s.failed + s.timedOut + s.errored} !${s.warned} i${s.info} –${s.skipped}`.length;
     let tail = current ? `  ${current}${more}` : "";
     const room = width - 1 - head.length - countsWidth;
     if (tail.length > room) tail = room > 1 ? `${tail.slice(0, room - 1)}…` : "";

@@ -43,6 +43,9 @@ export function mixedReport(): RunReport {
     result("claude-code", "cli/behavior/plain", "PASS"),
     result("claude-code", "cli/scripted/ordering", "FAIL", { message: "tool_result before tool_call" }),
     result("claude-code", "cli/scripted/retry", "WARN", { message: "no retry event" }),
+    result("claude-code", "cli/scripted/optional", "INFO", {
+      message: "the optional behaviour is not offered",
+    }),
     result("claude-code", "cli/capabilities/images-positive", "SKIP", { message: "images unsupported" }),
     result("codex", "cli/behavior/plain", "TIMEOUT", { message: "no terminal event in 60s" }),
     result("codex", "cli/scripted/ordering", "ERROR", { message: "harness crashed" }),

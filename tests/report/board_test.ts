@@ -36,6 +36,51 @@ Deno.test("buildBoard merges report files into one markdown board, with the diff
   assert.deepEqual(built.diff?.added.map((r) => r.host), ["gemini"]);
 });
 
+/** A report as written before INFO existed: its summary has no `info` key. */
+function preInfoReport(results: Parameters<typeof report>[0]): string {
+  const value = JSON.parse(serializeReport(report(results)));
+  delete value.summary.info;
+  return JSON.stringify(value);
+}
+
+Deno.test("a report written before INFO existed still merges, boards and diffs; INFO shows as i", async () => {
+  await using temp = await tempDir();
+  const old = join(temp.path, "old.json");
+  const now = join(temp.path, "now.json");
+  const other = join(temp.path, "other.json");
+  await Deno.writeTextFile(
+    old,
+    preInfoReport([result("web", "apps/security/csp-no-unsafe-eval", "SKIP", { message: "MAY" })]),
+  );
+  await Deno.writeTextFile(
+    now,
+    serializeReport(report([
+      result("web", "apps/security/csp-no-unsafe-eval", "INFO", { message: "'unsafe-eval' is allowed" }),
+    ])),
+  );
+  await Deno.writeTextFile(other, preInfoReport([result("codex", "cli/a", "PASS")]));
+  assert.ok(!("info" in JSON.parse(await Deno.readTextFile(old)).summary), "the old shape is what is read");
+  assert.equal(parseReport(await Deno.readTextFile(old), old).summary.info, 0);
+
+  const built = await buildBoard({ reports: [now, other], diff: old });
+  assert.deepEqual(built.report.summary, {
+    passed: 1,
+    failed: 0,
+    warned: 0,
+    info: 1,
+    skipped: 0,
+    timedOut: 0,
+    errored: 0,
+  });
+  assert.match(built.text, /^\| `apps\/security\/csp-no-unsafe-eval` \| i\[\^1\] \| {2}\|$/m);
+  assert.match(built.text, /^\[\^1\]: 'unsafe-eval' is allowed$/m);
+  assert.deepEqual(built.diff?.changed.map((c) => `${c.from} → ${c.to}`), ["SKIP → INFO"]);
+  assert.deepEqual(built.diff?.newFailures, []);
+
+  const merged = await buildBoard({ reports: [old, other] });
+  assert.equal(merged.report.summary.info, 0);
+});
+
 Deno.test("buildBoard writes --out by its extension: markdown, merged JSON, HTML, JUnit", async () => {
   await using temp = await tempDir();
   const paths = await writeReports(temp.path);

@@ -32,14 +32,14 @@ Deno.test("every format writes its file into the output folder", async () => {
   const files = (await Array.fromAsync(Deno.readDir(temp.path))).map((e) => e.name).sort();
   assert.deepEqual(files, ["board.md", "junit.xml", "report.html", "report.json"]);
   assert.deepEqual(parseReport(await Deno.readTextFile(join(temp.path, "report.json")), "r"), mixedReport());
-  assert.match(stdout.text(), /10 results: /, "pretty goes to standard output");
+  assert.match(stdout.text(), /11 results: /, "pretty goes to standard output");
 });
 
 Deno.test("without --out one format prints to standard output and pretty moves to standard error", async () => {
   const { stdout, stderr, options: o } = options(null);
   await drive(createReporters(["pretty", "json"], o));
   assert.deepEqual(parseReport(stdout.text(), "<stdout>"), mixedReport());
-  assert.match(stderr.text(), /10 results: /);
+  assert.match(stderr.text(), /11 results: /);
 });
 
 Deno.test("two formats printing to standard output, or an unknown name, are errors", () => {

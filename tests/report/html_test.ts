@@ -70,13 +70,19 @@ Deno.test({
         Array.from(document.querySelectorAll<HTMLElement>("[data-result]"))
           .filter((el) => !el.hidden).map((el) => `${el.dataset.host} ${el.dataset.status}`)
       );
+    assert.equal((await visible()).length, 12);
+    assert.equal(await page.textContent("#shown"), "12");
+
+    await page.uncheck('input[data-filter="status"][value="INFO"]');
+    assert.deepEqual((await visible()).filter((v) => v.endsWith("INFO")), []);
     assert.equal((await visible()).length, 11);
-    assert.equal(await page.textContent("#shown"), "11");
+    await page.check('input[data-filter="status"][value="INFO"]');
+    assert.deepEqual((await visible()).filter((v) => v.endsWith("INFO")), ["claude-code INFO"]);
 
     await page.uncheck('input[data-filter="status"][value="PASS"]');
     assert.deepEqual((await visible()).filter((v) => v.endsWith("PASS")), []);
-    assert.equal((await visible()).length, 8);
-    assert.equal(await page.textContent("#shown"), "8");
+    assert.equal((await visible()).length, 9);
+    assert.equal(await page.textContent("#shown"), "9");
     assert.equal(await page.isHidden('tr[data-row]:has(code:text-is("cli/behavior/plain"))'), false);
 
     await page.uncheck('input[data-filter="host"][value="codex"]');
@@ -101,6 +107,16 @@ Deno.test({
     assert.ok(details?.includes("Expected: PASS"));
     assert.equal(await page.evaluate(() => (window as { __pwned?: number }).__pwned), undefined);
   },
+});
+
+Deno.test("report.html counts INFO, can filter by it, and marks its cells i", () => {
+  const html = renderHtml(mixedReport());
+  assert.match(html, / 1 warned, 1 info, 3 skipped, /);
+  assert.match(
+    html,
+    /<input type="checkbox" data-filter="status" value="INFO" checked> <span class="INFO">i<\/span> INFO/,
+  );
+  assert.match(html, /<td class="mark INFO" [^>]*data-status="INFO" data-verdict="expected"/);
 });
 
 Deno.test("an empty run still renders a page", () => {

@@ -87,7 +87,7 @@ Deno.test({
           errors: xml.attrs.errors,
           skipped: xml.attrs.skipped,
         },
-        { tests: "10", failures: "3", errors: "1", skipped: "4" },
+        { tests: "11", failures: "3", errors: "1", skipped: "4" },
       );
       const [claude, codex, fake] = xml.suites as [ParsedSuite, ParsedSuite, ParsedSuite];
       assert.equal(claude.properties["host.version"], "1.2.3");
@@ -112,6 +112,11 @@ Deno.test({
       });
       assert.equal(byName(claude, "cli/scripted/retry").outcome, null, "a WARN passes");
       assert.equal(byName(claude, "cli/scripted/retry").systemOut, "WARN: no retry event");
+      assert.equal(byName(claude, "cli/scripted/optional").outcome, null, "an INFO passes and is no skip");
+      assert.equal(
+        byName(claude, "cli/scripted/optional").systemOut,
+        "INFO: the optional behaviour is not offered",
+      );
       assert.deepEqual(byName(claude, "cli/capabilities/images-positive").outcome, {
         tag: "skipped",
         message: "images unsupported",
@@ -159,6 +164,18 @@ Deno.test("junit.xml redacts secrets", () => {
   const xml = renderJunit(input);
   assert.ok(!xml.includes("ghp_"));
   assert.ok(xml.includes("leaked [REDACTED]"));
+});
+
+Deno.test("an INFO is a passing test case with its message in system-out, whatever was expected", () => {
+  const input = report([
+    result("web", "apps/security/csp-no-unsafe-eval", "INFO", { message: "'unsafe-eval' is allowed" }),
+    result("web", "apps/security/csp-base-uri", "INFO", { expected: "FAIL", message: "no base-uri" }),
+  ]);
+  const xml = renderJunit(input);
+  assert.match(xml, /<testsuite name="web" [^>]*tests="2" failures="0" errors="0" skipped="0"/);
+  assert.doesNotMatch(xml, /<failure|<error|<skipped/);
+  assert.match(xml, /<system-out>INFO: 'unsafe-eval' is allowed<\/system-out>/);
+  assert.match(xml, /<system-out>INFO: no base-uri<\/system-out>/);
 });
 
 Deno.test("a host without results still has its testsuite", () => {

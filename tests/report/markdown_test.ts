@@ -9,17 +9,35 @@ function table(markdown: string): string[][] {
     .map((line) => line.slice(2, -2).split(" | ").map((cell) => cell.trim()));
 }
 
-Deno.test("the board shows tests × hosts with ✓ ✗ ! – marks", () => {
+Deno.test("the board shows tests × hosts with ✓ ✗ ! i – marks", () => {
   const rows = table(renderBoardMarkdown(mixedReport()));
   assert.deepEqual(rows, [
     ["Test", "claude-code 1.2.3", "codex"],
     ["---", ":-:", ":-:"],
     ["`cli/behavior/plain`", "✓", "✗"],
     ["`cli/capabilities/images-positive`", "–[^1]", "–[^2]"],
+    ["`cli/scripted/optional`", "i[^3]", ""],
     ["`cli/scripted/ordering`", "✗", "✗"],
     ["`cli/scripted/retry`", "!", "✗"],
-    ["**Passed**", "1/4", "0/4"],
+    ["**Passed**", "1/5", "0/4"],
   ]);
+});
+
+Deno.test("an INFO gets its own mark, a footnote with its reason, and a legend entry", () => {
+  const input = report([
+    result("a", "apps/security/csp-no-unsafe-eval", "INFO", { message: "'unsafe-eval' is allowed" }),
+    result("b", "apps/security/csp-no-unsafe-eval", "SKIP", { message: "live tier off" }),
+    result("a", "apps/security/csp-base-uri", "INFO", { message: "'unsafe-eval' is allowed" }),
+  ]);
+  const board = renderBoardMarkdown(input);
+  assert.deepEqual(table(board).slice(2), [
+    ["`apps/security/csp-base-uri`", "i[^1]", ""],
+    ["`apps/security/csp-no-unsafe-eval`", "i[^1]", "–[^2]"],
+    ["**Passed**", "0/2", "0/1"],
+  ]);
+  assert.match(board, /^\[\^1\]: 'unsafe-eval' is allowed$/m);
+  assert.match(board, /^\[\^2\]: live tier off$/m);
+  assert.match(board, / i info \(a MAY not taken/);
 });
 
 Deno.test("SKIP reasons become numbered footnotes, one per distinct reason", () => {
@@ -42,7 +60,11 @@ Deno.test("test-only hosts are left off the board, and the board says so", () =>
   assert.ok(!board.includes("only-fake"), "tests only a test-only host ran do not appear");
   assert.match(board, /Left off by policy \(test-only hosts\): `fake`\./);
   // Footnote numbers count only reasons on the board: the fake host's skip reason adds none.
-  assert.deepEqual(board.match(/^\[\^\d+\]: .*$/gm), ["[^1]: images unsupported", "[^2]: binary absent"]);
+  assert.deepEqual(board.match(/^\[\^\d+\]: .*$/gm), [
+    "[^1]: images unsupported",
+    "[^2]: binary absent",
+    "[^3]: the optional behaviour is not offered",
+  ]);
 });
 
 Deno.test("a board of test-only hosts alone says there is no host on it", () => {

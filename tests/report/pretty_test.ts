@@ -23,7 +23,7 @@ Deno.test("without a terminal: one plain line per result, then attention list an
   assert.ok(!text.includes(ESC), "no escape codes at all");
   assert.ok(!text.includes("\r"));
   const lines = text.split("\n");
-  assert.equal(lines.filter((line) => / (claude-code|codex|fake) +cli\//.test(line)).length, 10 + 4);
+  assert.equal(lines.filter((line) => / (claude-code|codex|fake) +cli\//.test(line)).length, 11 + 4);
   assert.match(lines[0]!, /^✓ PASS +claude-code +cli\/behavior\/plain +10ms$/);
   assert.match(
     text,
@@ -35,11 +35,16 @@ Deno.test("without a terminal: one plain line per result, then attention list an
     /^✓ PASS +fake +cli\/behavior\/plain .* \[STALE expectation: listed as FAIL\] remove it/m,
   );
   assert.match(text, /^! WARN +claude-code +cli\/scripted\/retry .*no retry event$/m);
+  assert.match(
+    text,
+    /^i INFO +claude-code +cli\/scripted\/optional .*the optional behaviour is not offered$/m,
+  );
+  assert.doesNotMatch(text.split("Needs attention:")[1]!, /INFO/, "an INFO never needs attention");
   assert.match(text, /^– SKIP +codex .*binary absent$/m);
   assert.match(text, /\nNeeds attention:\n/);
   assert.equal(
     lines.at(-2),
-    "10 results: 2 passed, 2 failed, 1 warned, 3 skipped, 1 timed out, 1 errored · " +
+    "11 results: 2 passed, 2 failed, 1 warned, 1 info, 3 skipped, 1 timed out, 1 errored · " +
       "3 unexpected, 1 stale expectation · 1.2s",
   );
 });
@@ -50,9 +55,9 @@ Deno.test("on a terminal: a live progress line rewritten in place, with counts a
   const report = mixedReport();
   reporter.start({ run: { ...report.run }, hosts: report.hosts, total: 10 });
   reporter.testStarted("claude-code", "cli/behavior/plain");
-  assert.ok(out.text().endsWith("\r\x1b[2K[0/10] ✓0 ✗0 !0 –0  claude-code › cli/behavior/plain"));
+  assert.ok(out.text().endsWith("\r\x1b[2K[0/10] ✓0 ✗0 !0 i0 –0  claude-code › cli/behavior/plain"));
   reporter.result(report.results[0]!);
-  assert.ok(out.text().endsWith("\r\x1b[2K[1/10] ✓1 ✗0 !0 –0"), "a passing result only updates the line");
+  assert.ok(out.text().endsWith("\r\x1b[2K[1/10] ✓1 ✗0 !0 i0 –0"), "a passing result only updates the line");
   assert.ok(!out.text().includes("\n"));
   reporter.testStarted("claude-code", "cli/scripted/ordering");
   reporter.result(report.results[1]!);
@@ -61,7 +66,13 @@ Deno.test("on a terminal: a live progress line rewritten in place, with counts a
     text.includes("\r\x1b[2K✗ FAIL    claude-code  cli/scripted/ordering  10ms"),
     "the line is cleared first",
   );
-  assert.ok(text.endsWith("[UNEXPECTED]\n\r\x1b[2K[2/10] ✓1 ✗1 !0 –0"), "then the progress line is redrawn");
+  assert.ok(
+    text.endsWith("[UNEXPECTED]\n\r\x1b[2K[2/10] ✓1 ✗1 !0 i0 –0"),
+    "then the progress line is redrawn",
+  );
+  reporter.result(report.results[3]!);
+  assert.equal(report.results[3]!.status, "INFO");
+  assert.ok(out.text().endsWith("\r\x1b[2K[3/10] ✓1 ✗1 !0 i1 –0"), "an INFO is counted, not printed as news");
   reporter.testStarted(
     "codex",
     "cli/scripted/a-very-long-test-name-that-goes-on-and-on-and-on-and-on-and-on",

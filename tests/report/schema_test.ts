@@ -23,6 +23,16 @@ Deno.test("parseReport reads back a valid report unchanged", () => {
   assert.deepEqual(parseReport(JSON.stringify(report), "r.json"), report);
 });
 
+Deno.test("parseReport reads a report written before INFO existed, without the info count, as 0", () => {
+  const report = mixedReport();
+  report.results = report.results.filter((result) => result.status !== "INFO");
+  const value = JSON.parse(JSON.stringify(report));
+  delete value.summary.info;
+  assert.equal(parseReport(JSON.stringify(value), "old.json").summary.info, 0);
+  value.summary.info = 1;
+  assert.match(parseError(JSON.stringify(value)).message, /summary says info=1 but its results give 0/);
+});
+
 Deno.test("parseReport rejects text that is not JSON", () => {
   assert.match(parseError("{ not json").message, /is not valid JSON/);
 });

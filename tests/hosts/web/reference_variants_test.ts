@@ -75,6 +75,12 @@ function nonPassing(results: Map<string, Outcome>): string[] {
   return [...results].filter(([, outcome]) => outcome.status !== "PASS").map(([id]) => id).sort();
 }
 
+/** A catalogue MAY the variant breaks must show as INFO (a MAY not taken), never as a "cannot apply" SKIP. */
+function mayNotInfo(results: Map<string, Outcome>, ids: string[]): string[] {
+  const mays = new Set(CATALOGUE.filter((test) => test.clause === "MAY").map((test) => test.id));
+  return ids.filter((id) => mays.has(id) && results.get(id)?.status !== "INFO");
+}
+
 function describe(results: Map<string, Outcome>, ids: string[]): string {
   return ids.map((id) => `${id}: ${results.get(id)?.status} ${results.get(id)?.message ?? ""}`).join("\n");
 }
@@ -146,6 +152,13 @@ Deno.test({
           mismatches.push(
             `reference:${variant.name}: expected non-PASS [${expected.join(", ")}], got\n` +
               describe(observed.results, failing),
+          );
+        }
+        const notInfo = mayNotInfo(observed.results, failing);
+        if (notInfo.length > 0) {
+          mismatches.push(
+            `reference:${variant.name}: a broken MAY must be INFO, got\n` +
+              describe(observed.results, notInfo),
           );
         }
         await assertNothingSurvives(observed);

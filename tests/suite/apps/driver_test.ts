@@ -2,7 +2,10 @@ import assert from "node:assert/strict";
 import { REFERENCE_HOST, REFERENCE_VARIANT_HOSTS } from "../../../hosts/web/reference.ts";
 import type { Outcome } from "../../../src/outcome.ts";
 import type { RunSettings, TestCase } from "../../../src/suite.ts";
-import { appsDriver, refusingHost } from "../../../suite/apps/driver.ts";
+import { appsDriver, outcomeOf, refusingHost } from "../../../suite/apps/driver.ts";
+import { runCommand } from "../../../src/cli/run.ts";
+import { memoryIo } from "../../../src/cli/io.ts";
+import { parseReport } from "../../../src/report/schema.ts";
 import { CAPABILITY_KINDS, type CapabilityRequest } from "../../../src/protocol.ts";
 import type { CapabilityContext, Host } from "../../../src/runner/host.ts";
 
@@ -39,6 +42,24 @@ Deno.test("the apps driver lists the whole catalogue as apps/<area>/<name>, once
   assert.equal(new Set(ids).size, ids.length);
   for (const id of ids) assert.match(id, /^apps\/[a-z-]+\/[a-z-]+$/);
   assert.ok(!appsDriver.accepts({ ...REFERENCE_HOST, kind: "cli" } as never));
+});
+
+Deno.test("a failed MAY becomes INFO with the suite's message and clause, not a SKIP", () => {
+  const outcome = outcomeOf({
+    id: "security/csp-no-unsafe-eval",
+    name: "no unsafe-eval",
+    status: "FAIL",
+    vantage: "in-view",
+    manual: false,
+    clause: "MAY",
+    message: "The View's CSP allows 'unsafe-eval'",
+    value: { csp: "script-src 'self' 'unsafe-eval'" },
+    durationMs: 3,
+  });
+  assert.equal(outcome.status, "INFO");
+  assert.equal(outcome.message, "The View's CSP allows 'unsafe-eval'");
+  assert.equal(outcome.details?.clause, "MAY");
+  assert.deepEqual(outcome.details?.observed, { csp: "script-src 'self' 'unsafe-eval'" });
 });
 
 Deno.test({
@@ -124,6 +145,26 @@ Deno.test({
     } finally {
       await Deno.remove(outDir, { recursive: true });
     }
+  },
+});
+
+Deno.test({
+  name: "a host whose CSP allows 'unsafe-eval' gets INFO with the reason, counted, and the run exits 0",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: async () => {
+    const io = memoryIo();
+    const args = ["--host", "reference:csp-unsafe-eval", "--grep", "csp-no-unsafe-eval$"];
+    const code = await runCommand([...args, "--reporter", "json,pretty"], io);
+    const report = parseReport(io.stdout, "<stdout>");
+    assert.equal(report.results.length, 1, io.stderr);
+    const [result] = report.results;
+    assert.equal(result?.test, "apps/security/csp-no-unsafe-eval");
+    assert.equal(result?.status, "INFO", result?.message);
+    assert.match(result?.message ?? "", /unsafe-eval/);
+    assert.equal(report.summary.info, 1);
+    assert.match(io.stderr, /1 results: 0 passed, 0 failed, 0 warned, 1 info, 0 skipped, .* all as expected/);
+    assert.equal(code, 0, "an INFO never makes the run fail");
   },
 });
 
