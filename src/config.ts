@@ -29,6 +29,9 @@ import { UsageError } from "./errors.ts";
 import { isPermissionRefusal } from "./permissions.ts";
 import { oneLine, yamlErrorDetail } from "./file_errors.ts";
 import { envAllowProblem } from "./exec/env.ts";
+import { parseListen } from "./server/listen_address.ts";
+// Only the step schema (zod and a type import of Playwright): the config file checks steps as it reads them.
+import { LaunchSteps, placeholdersOf } from "../hosts/web/launch_steps.ts";
 
 const HostId = z.string().regex(
   /^[a-z0-9][a-z0-9._-]*(:[a-z0-9._-]+)?$/,
@@ -68,19 +71,55 @@ const Step = z.object({ selector: z.string().min(1), key: z.string().optional() 
 
 const Labels = z.array(z.string().min(1)).default([]);
 
-/** A web chat client: how to prompt it, read its conversation, commit a drafted message, switch its theme. */
+const ListenAddress = z.string().refine((value) => {
+  try {
+    parseListen(value);
+    return true;
+  } catch {
+    return false;
+  }
+}, "use HOST:PORT, e.g. 127.0.0.1:6280");
+
+const Origin = z.url().refine(
+  (value) => new URL(value).origin === value,
+  "give an origin such as http://127.0.0.1:6274",
+);
+
+/** The conformance MCP server the harness starts for the run, where the host's own configuration expects it. */
+const ServerSpec = z.object({
+  listen: ListenAddress,
+  /** The second server (`visibility/cross-server-blocked`). */
+  second: ListenAddress.optional(),
+  /** `local` (default): CSP control origins on loopback; `public`: the public ones. */
+  cspOrigins: z.enum(["local", "public"]).default("local"),
+  /** Browser origins allowed to call besides loopback and the host's `url`. */
+  allowOrigins: z.array(Origin).default([]),
+}).strict();
+
+/**
+ * A web host: how to start a render (launch steps, a prompt, or both), read its conversation, commit a drafted
+ * message, switch its theme, and press its own close and cancel controls.
+ */
 const WebHost = z.object({
   id: HostId,
   kind: z.literal("web"),
   summary: z.string().optional(),
   url: z.url(),
+  /** Steps that start one render (before the prompt, when both are given); see hosts/web/launch_steps.ts. */
+  launch: LaunchSteps.optional(),
   /** The composer; `text` is the launch prompt, `{launcher}` becomes the launcher tool's name. */
   prompt: Step.extend({
     text: z.string().includes("{launcher}", { message: 'the prompt text must name "{launcher}"' })
       .default("Call the {launcher} tool now."),
-  }),
-  /** The conversation turns (their text is searched for markers). */
-  conversation: z.object({ selector: z.string().min(1) }).strict(),
+  }).optional(),
+  /** The conversation turns (their text is searched for markers); without it, conversation checks SKIP. */
+  conversation: z.object({ selector: z.string().min(1) }).strict().optional(),
+  /** Steps that press the host's own control closing the View (`triggerTeardown`). */
+  teardown: LaunchSteps.optional(),
+  /** Steps that press the host's own control cancelling the launching tool call (`cancelTool`). */
+  cancel: LaunchSteps.optional(),
+  /** The harness starts the conformance MCP server here for the run, and stops it at the end. */
+  server: ServerSpec.optional(),
   /** What sends a message the app drafted into the composer. */
   commit: Step.optional(),
   /** The theme control; `{to}` in the selector becomes `light` or `dark`. Absent: the page follows the OS. */
@@ -99,7 +138,35 @@ const WebHost = z.object({
   paceMs: z.number().int().min(0).max(60_000).optional(),
   /** A real product: runs only with --live, on a persistent, signed-in profile. */
   live: z.boolean().default(true),
-}).strict();
+}).strict().superRefine((host, ctx) => {
+  if (host.launch === undefined && host.prompt === undefined) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["launch"],
+      message: "give launch steps or a prompt: how does a render start?",
+    });
+  }
+  if (host.launch === undefined && host.conversation === undefined) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["conversation"],
+      message: "a host launched by prompt alone needs conversation: { selector } (where its turns are read)",
+    });
+  }
+  if (host.server === undefined) {
+    for (const field of ["launch", "teardown", "cancel"] as const) {
+      const steps = host[field];
+      if (steps !== undefined && placeholdersOf(steps).has("serverUrl")) {
+        ctx.addIssue({
+          code: "custom",
+          path: [field],
+          message:
+            '{serverUrl} has a value only when the harness starts the server: add server: { listen: "127.0.0.1:PORT" }',
+        });
+      }
+    }
+  }
+});
 
 const GoldenPathSpec = z.object({
   name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "golden path names are lower-case words joined by '-'"),

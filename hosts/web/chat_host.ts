@@ -209,12 +209,7 @@ export class ChatHost extends BrowserHost {
     const page = this.page;
     for (const frame of page.frames()) this.#seenFrames.add(frame);
     await this.#dismiss(page);
-    await this.#type(page, this.#options.dom.prompt(launcher));
-    await this.#pacer.step(this.options.signal);
-    await page.keyboard.press(this.#options.dom.sendKey);
-    if (this.#options.dom.approve.length > 0) {
-      await clickByLabel(page, this.#options.dom.approve, 10_000, this.options.signal);
-    }
+    await this.startRender(page, launcher);
     let frame: Frame;
     try {
       frame = await findAppFrame(() => page.context().pages(), {
@@ -232,6 +227,25 @@ export class ChatHost extends BrowserHost {
     }
     this.bridge = new FrameSuiteBridge(frame);
     return this.bridge;
+  }
+
+  /**
+   * Starts one render of `launcher`: the launch prompt typed into the composer and sent, then the tool call
+   * approved when the product asks. A host launched otherwise (steps through its UI) overrides it; `launch`
+   * then waits for the new View.
+   */
+  protected async startRender(page: Page, launcher: LauncherName): Promise<void> {
+    await this.#type(page, this.#options.dom.prompt(launcher));
+    await this.#pacer.step(this.options.signal);
+    await page.keyboard.press(this.#options.dom.sendKey);
+    if (this.#options.dom.approve.length > 0) {
+      await clickByLabel(page, this.#options.dom.approve, 10_000, this.options.signal);
+    }
+  }
+
+  /** Waits the pause between interactions (none on local pages). */
+  protected async pace(signal: AbortSignal): Promise<void> {
+    await this.#pacer.step(signal);
   }
 
   async #type(page: Page, text: string): Promise<void> {

@@ -187,6 +187,8 @@ export interface RunStepsOptions {
   readonly signal: AbortSignal;
   /** What the list is, for messages: `launch`, `teardown`, `cancel`. */
   readonly what: string;
+  /** Awaited before each step that runs (a live product's pacing). */
+  readonly beforeStep?: () => Promise<void>;
 }
 
 /**
@@ -232,6 +234,7 @@ async function runStep(
   ) {
     return;
   }
+  await options.beforeStep?.();
   const timeoutMs = (step.timeoutMs ?? (step.optional ? OPTIONAL_STEP_TIMEOUT_MS : STEP_TIMEOUT_MS)) *
     options.timeoutMultiplier;
   const started = Date.now();

@@ -1,8 +1,9 @@
 /**
- * A web host described in the config file (`hosts:` with `kind: web`), for a vendor with an in-house chat
- * client: the URL, how to send a prompt (selector + key), how to read the conversation, how to commit a
- * drafted message, and optionally how to switch the theme. It is a {@linkcode ChatHost} whose
- * {@linkcode ChatDom} comes from YAML instead of code.
+ * A web host described in the config file (`hosts:` with `kind: web`), for a vendor with an in-house client:
+ * the URL, how one render starts (launch steps through its UI, a chat prompt, or steps then a prompt), how to
+ * read the conversation, commit a drafted message, switch the theme, and press its own close and cancel
+ * controls; optionally the conformance MCP server the harness starts for the run where the host expects it.
+ * It is a {@linkcode ChatHost} whose {@linkcode ChatDom} comes from YAML instead of code.
  *
  * ```yaml
  * hosts:
@@ -14,26 +15,42 @@
  *     commit: { selector: "button[aria-label=Send]" }
  *     themeToggle: { selector: "[data-theme={to}]" }
  *     live: true
+ *   - id: acme-inspector
+ *     kind: web
+ *     url: http://127.0.0.1:6274/
+ *     launch:
+ *       - click: "text='{launcher}'"
+ *       - click: "role=button[name='Open App']"
+ *     teardown: [{ click: "role=button[name=Close]" }]
+ *     server: { listen: "127.0.0.1:6280" }
+ *     live: false
  * ```
  *
  * @module
  */
+import type { Page } from "playwright-core";
 import type { WebHostConfig } from "../../src/config.ts";
+import type { ServerLog } from "../../src/fixtures.ts";
 import type { AppsHostEntry } from "../../src/host.ts";
+import type { CapabilityResult, LauncherName } from "../../src/protocol.ts";
+import type { CapabilityContext, HostSetupOptions, RequestOf } from "../../src/runner/host.ts";
+import type { Serving } from "../../src/server/serve.ts";
 import { CHAT_HOST_CAPABILITIES, type ChatDom, ChatHost } from "./chat_host.ts";
+import { type LaunchStep, runSteps, type StepVars } from "./launch_steps.ts";
 import { DEFAULT_PACE_MS } from "./pacing.ts";
 import { defaultProfileDir, signedInProblem } from "./profile.ts";
 
 /** The {@linkcode ChatDom} a config entry describes. */
 export function chatDomOf(config: WebHostConfig): ChatDom {
+  const prompt = config.prompt;
   return {
     url: config.url,
-    composer: [config.prompt.selector],
-    sendKey: config.prompt.key ?? "Enter",
-    prompt: (launcher) => config.prompt.text.replaceAll("{launcher}", launcher),
+    composer: prompt ? [prompt.selector] : [],
+    sendKey: prompt?.key ?? "Enter",
+    prompt: (launcher) => prompt?.text.replaceAll("{launcher}", launcher) ?? "",
     approve: config.approve,
     dismiss: config.dismiss,
-    transcript: config.conversation.selector,
+    transcript: config.conversation?.selector ?? null,
     commit: config.commit
       ? {
         selectors: [config.commit.selector],
@@ -48,8 +65,29 @@ export function chatDomOf(config: WebHostConfig): ChatDom {
   };
 }
 
-/** A web host from the config file. */
+/** The capability requests a config entry's host services: its step lists and conversation decide. */
+export function yamlHostCapabilities(config: WebHostConfig): string[] {
+  return [
+    ...CHAT_HOST_CAPABILITIES.filter((kind) => kind !== "conversationContains" || config.conversation),
+    ...(config.teardown ? ["triggerTeardown"] : []),
+    ...(config.cancel ? ["cancelTool"] : []),
+  ];
+}
+
+const UNSUPPORTED: CapabilityResult = { ok: false, unsupported: true };
+
+/**
+ * A web host from the config file. With `server:`, the conformance MCP server (and its CSP control origins,
+ * and the second server when asked) listen before the browser starts, so a subclass may start its product in
+ * `open()` before `super.open()`, pointed at {@linkcode YamlWebHost.serverUrl}.
+ */
 export class YamlWebHost extends ChatHost {
+  /** What the in-process conformance server saw; present only when the entry has `server:`. */
+  readonly serverLog?: () => ServerLog;
+  readonly #config: WebHostConfig;
+  #serving: Serving | null = null;
+  #launcher: LauncherName | null = null;
+
   /** The host `config` describes; `headless` overrides a live host's window (tests only). */
   constructor(config: WebHostConfig, options: { headless?: boolean } = {}) {
     super({
@@ -60,6 +98,123 @@ export class YamlWebHost extends ChatHost {
       persistent: config.live,
       ...(options.headless !== undefined ? { headless: options.headless } : {}),
     });
+    this.#config = config;
+    if (config.server) {
+      this.serverLog = () => {
+        if (this.#serving === null) throw new Error(`Host "${this.id}" is not set up`);
+        return this.#serving.server.log.snapshot();
+      };
+    }
+  }
+
+  /** The conformance server's MCP endpoint while set up (`server:` only), e.g. `http://127.0.0.1:6280/mcp`. */
+  get serverUrl(): URL | null {
+    return this.#serving?.server.url ?? null;
+  }
+
+  /** The servers and control origins this host started, while set up (`server:` only). */
+  get serving(): Serving | null {
+    return this.#serving;
+  }
+
+  /** Starts the conformance server when the entry asks for it, then the browser. */
+  override async setup(options: HostSetupOptions): Promise<void> {
+    const server = this.#config.server;
+    if (server) {
+      const appHtml = options.appHtml;
+      if (appHtml === undefined) {
+        throw new TypeError(`Host "${this.id}" needs the suite HTML: pass appHtml in the setup options`);
+      }
+      // Loaded lazily: the server SDK is not needed by commands that only list hosts.
+      const { startServing } = await import("../../src/server/serve.ts");
+      try {
+        this.#serving = await startServing({
+          listen: server.listen,
+          ...(server.second ? { second: server.second } : {}),
+          cspOrigins: server.cspOrigins,
+          // The host page may call from its own origin (loopback origins are always allowed).
+          allowOrigins: [new URL(this.#config.url).origin, ...server.allowOrigins],
+          appHtml,
+        });
+      } catch (error) {
+        if (!(error instanceof Deno.errors.AddrInUse)) throw error;
+        throw new Error(
+          `Host "${this.id}" could not start its conformance server: ${server.listen}` +
+            `${server.second ? ` or ${server.second}` : ""} is in use (another run or "conformance serve"?)`,
+        );
+      }
+    }
+    // On failure, BrowserHost.setup runs this.teardown(), which stops the servers too.
+    await super.setup(options);
+  }
+
+  /** The launch steps, then the prompt when the entry gives one. */
+  protected override async startRender(page: Page, launcher: LauncherName): Promise<void> {
+    this.#launcher = launcher;
+    const launch = this.#config.launch;
+    if (launch) await this.#run(page, launch, "launch", this.options.signal);
+    if (this.#config.prompt) await super.startRender(page, launcher);
+  }
+
+  async #run(page: Page, steps: readonly LaunchStep[], what: string, signal: AbortSignal): Promise<void> {
+    const vars: StepVars = {
+      ...(this.#launcher ? { launcher: this.#launcher } : {}),
+      ...(this.#serving ? { serverUrl: this.#serving.server.url.href } : {}),
+    };
+    await runSteps(page, steps, vars, {
+      timeoutMultiplier: this.options.timeoutMultiplier,
+      signal,
+      what,
+      beforeStep: () => this.pace(signal),
+    });
+  }
+
+  /** Unsupported without `conversation:` (a host launched by steps may have no conversation at all). */
+  override async conversationContains(
+    request: RequestOf<"conversationContains">,
+    context: CapabilityContext,
+  ): Promise<CapabilityResult> {
+    if (this.#config.conversation === undefined) return { ...UNSUPPORTED };
+    return await super.conversationContains(request, context);
+  }
+
+  /** Presses the host's own close control (`teardown:` steps). */
+  async triggerTeardown(
+    _request: RequestOf<"triggerTeardown">,
+    context: CapabilityContext,
+  ): Promise<CapabilityResult> {
+    return await this.#press(this.#config.teardown, "teardown", context);
+  }
+
+  /** Presses the host's own cancel control (`cancel:` steps). */
+  async cancelTool(_request: RequestOf<"cancelTool">, context: CapabilityContext): Promise<CapabilityResult> {
+    return await this.#press(this.#config.cancel, "cancel", context);
+  }
+
+  async #press(
+    steps: readonly LaunchStep[] | undefined,
+    what: string,
+    context: CapabilityContext,
+  ): Promise<CapabilityResult> {
+    if (steps === undefined) return { ...UNSUPPORTED };
+    try {
+      await this.#run(this.page, steps, what, context.signal);
+      return { ok: true };
+    } catch (error) {
+      return { ok: false, error: error instanceof Error ? error.message : String(error) };
+    }
+  }
+
+  /** Closes the browser, then the servers it started. */
+  override async teardown(): Promise<void> {
+    try {
+      await super.teardown();
+    } finally {
+      const serving = this.#serving;
+      this.#serving = null;
+      this.#launcher = null;
+      await serving?.close();
+    }
   }
 }
 
@@ -69,7 +224,7 @@ export function yamlHostEntry(config: WebHostConfig, source: string | null): App
     id: config.id,
     kind: "web",
     summary: config.summary ?? `web host at ${config.url} (from ${source ?? "config"})`,
-    capabilities: CHAT_HOST_CAPABILITIES,
+    capabilities: yamlHostCapabilities(config),
     ...(config.live
       ? {
         requiresLive: "drives a real web product",
