@@ -17,7 +17,10 @@
  * @module
  */
 
-/** The verdict of one in-view test, as it crosses the wire (upstream statuses). */
+/**
+ * The verdict of one in-view test, as it crosses the wire (upstream statuses). NOTRUN also carries a test that
+ * ran but could not test, with the reason (a control outside the host was unreachable): the run's ERROR.
+ */
 export type SuiteStatus = "PASS" | "FAIL" | "TIMEOUT" | "SKIP" | "NOTRUN";
 
 /** Every {@linkcode SuiteStatus}. */

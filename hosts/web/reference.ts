@@ -27,10 +27,20 @@ import { VARIANTS } from "./reference/variants.ts";
 /** The longest a theme switch in `resetIsolation` gets to reach the View (it ends once the View shows it). */
 const THEME_SETTLE_MS = 5_000;
 
+/** How a {@linkcode ReferenceHost} runs besides its variant: conditions of the world around the host. */
+export interface ReferenceHostOptions {
+  /**
+   * The launchers' CSP declares a control origin on a closed port, as a dead network leaves a public one: the
+   * host is still conformant, so the tests whose positive control needs that origin must be not testable.
+   */
+  readonly unreachableDeclaredControl?: boolean;
+}
+
 /** The local reference host, conformant unless a variant is named. */
 export class ReferenceHost extends BrowserHost {
   readonly id: string;
   readonly #variant: string | null;
+  readonly #options: ReferenceHostOptions;
   #listeners: ReferenceListeners | null = null;
   /** The listeners while they start (alongside the browser), until `open` or `teardown` takes them over. */
   #listening: Promise<ReferenceListeners> | null = null;
@@ -41,9 +51,10 @@ export class ReferenceHost extends BrowserHost {
   #asideFrames = new Set<Frame>();
 
   /** A host for `variant` (`null`: the conformant reference). */
-  constructor(variant: string | null = null) {
+  constructor(variant: string | null = null, options: ReferenceHostOptions = {}) {
     super();
     this.#variant = variant;
+    this.#options = options;
     this.id = variant === null ? "reference" : `reference:${variant}`;
   }
 
@@ -57,7 +68,13 @@ export class ReferenceHost extends BrowserHost {
     // while the browser launches; `open` waits for them.
     const variant = this.#variant;
     this.#listening = import("./reference/listeners.ts")
-      .then(({ startReferenceListeners }) => startReferenceListeners({ appHtml, variant }));
+      .then(({ startReferenceListeners }) =>
+        startReferenceListeners({
+          appHtml,
+          variant,
+          ...(this.#options.unreachableDeclaredControl ? { unreachableDeclaredControl: true } : {}),
+        })
+      );
     this.#listening.catch(() => {});
     // On failure, BrowserHost.setup runs this.teardown(), which closes the listeners too.
     await super.setup(options);
@@ -71,6 +88,18 @@ export class ReferenceHost extends BrowserHost {
       popup.on("framenavigated", (frame) => {
         if (frame === popup.mainFrame()) this.#popups.push(frame.url());
       });
+    });
+    // A tab whose page cannot load (an unreachable origin) still opened the link; only its navigation
+    // request shows the URL, since the tab itself ends on the browser's error page.
+    page.context().on("request", (request) => {
+      try {
+        const frame = request.frame();
+        if (request.isNavigationRequest() && frame.parentFrame() === null && frame.page() !== page) {
+          this.#popups.push(request.url());
+        }
+      } catch {
+        // A service worker's request has no frame.
+      }
     });
     await this.#load(page);
   }

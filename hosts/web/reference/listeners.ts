@@ -30,6 +30,11 @@ export interface ReferenceListeners extends AsyncDisposable {
 export interface ReferenceListenerOptions {
   readonly appHtml: () => string | Promise<string>;
   readonly variant: string | null;
+  /**
+   * Declare a control origin nothing listens on (a closed loopback port), as a dead network would leave it:
+   * the CSP tests' positive controls cannot load, which must read as "not testable", never as the host's FAIL.
+   */
+  readonly unreachableDeclaredControl?: boolean;
 }
 
 interface Listener {
@@ -71,6 +76,14 @@ function sandboxResponse(request: Request): Response {
   return new Response(sandboxProxyHtml(), { headers });
 }
 
+/** An origin on a loopback port nothing listens on (bound, then let go): every load from it fails. */
+function closedPortOrigin(): string {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const { port } = listener.addr as Deno.NetAddr;
+  listener.close();
+  return `http://127.0.0.1:${port}`;
+}
+
 /** Starts every listener; dispose the result to stop them all. */
 export async function startReferenceListeners(
   options: ReferenceListenerOptions,
@@ -82,7 +95,9 @@ export async function startReferenceListeners(
   try {
     const origins = await startControlOrigins();
     closers.push(origins.close);
-    const controls = origins.controls;
+    const controls = options.unreachableDeclaredControl
+      ? { ...origins.controls, declared: closedPortOrigin() }
+      : origins.controls;
     const sameOrigin = options.variant === "same-origin-proxy" ||
       options.variant === "same-origin-proxy-opaque-view";
     const sandbox = await listen((request) =>
@@ -137,8 +152,7 @@ export async function startReferenceListeners(
       endpoints: [
         hostPageOrigin,
         sandbox.origin("127.0.0.1"),
-        controls.declared,
-        controls.undeclared,
+        ...Object.values(origins.controls),
         server.url.href,
         secondServer.url.href,
       ],

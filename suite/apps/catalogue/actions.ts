@@ -6,6 +6,7 @@
  */
 import { PUBLIC_CONTROLS } from "../../../src/fixtures.ts";
 import type { ConversationMatch, DownloadReceipt } from "../../../src/protocol.ts";
+import { probeFetch, withEvidence } from "../harness/csp_probe.ts";
 import type { SuiteEnv } from "../harness/env.ts";
 import type { TestContext } from "../harness/test_api.ts";
 import { controlUrl, requireCapability, type SuiteTest } from "./_shared.ts";
@@ -95,6 +96,22 @@ export const ACTIONS: SuiteTest[] = [
       t.assert(!result.isError, "The host answered ui/open-link with an error");
       const check = await t.hostOptional({ kind: "checkLinkOpen", url });
       if (check.unsupported) t.skip("The host cannot tell whether a link opened (checkLinkOpen unsupported)");
+      if (!check.ok) {
+        // A tab whose page cannot load may not show the URL to the Runner: an unreachable origin leaves a
+        // host that opened the link looking like one that did not. The View can reach the origin when it is
+        // declared (connectDomains) and up, so a fetch that fails with no CSP violation tells the two apart.
+        const reach = await withEvidence(
+          env.violations,
+          origin,
+          () => probeFetch(controlUrl(origin, "ok.txt")),
+        );
+        if (reach.verdict !== "allowed" && !reach.violation) {
+          t.notTestable(
+            `the link's origin ${origin} is unreachable (a fetch from the View failed with no CSP violation), ` +
+              `so a tab that opened and failed to load cannot be told from none: ${check.error ?? url}`,
+          );
+        }
+      }
       t.assert(check.ok, `The link did not open: ${check.error ?? url}`);
     },
   },

@@ -1,7 +1,9 @@
 /**
  * Browser probes for the CSP checks: each one tries a load and says whether the View's policy allowed it,
  * using the signal that cannot be confused with a network error where one exists (a `securitypolicyviolation`
- * event, a script's side effect, a frame's own message). Every block check pairs with an allow control.
+ * event, a script's side effect, a frame's own message). Every block check pairs with an allow control, and
+ * {@linkcode withEvidence} tells a load the policy stopped (a violation names its origin) from one the network
+ * lost.
  *
  * @module
  */
@@ -47,6 +49,23 @@ export class ViolationLog {
     }
   }
 
+  /**
+   * Waits up to `timeoutMs` for a violation of any directive (after `since`) whose blocked URI starts with
+   * `origin`: the evidence that the policy, not the network, stopped a load from it.
+   */
+  blockedFrom(origin: string, options: { since: number; timeoutMs: number }): Promise<Violation | undefined> {
+    const end = performance.now() + options.timeoutMs;
+    const find = () => this.entries.find((v) => v.at >= options.since && v.blockedURI.startsWith(origin));
+    return new Promise((resolve) => {
+      const look = () => {
+        const hit = find();
+        if (hit || performance.now() >= end) resolve(hit);
+        else setTimeout(look, 25);
+      };
+      look();
+    });
+  }
+
   /** The policy the View runs under, from any violation seen so far, or `undefined`. */
   appliedPolicy(): string | undefined {
     return this.entries.find((v) => v.originalPolicy)?.originalPolicy;
@@ -55,6 +74,32 @@ export class ViolationLog {
 
 /** How a load went. */
 export type LoadVerdict = "allowed" | "blocked" | "timeout";
+
+/** A load's verdict and whether a CSP violation named its origin (so the policy, not the network, stopped it). */
+export interface LoadEvidence {
+  readonly origin: string;
+  readonly verdict: LoadVerdict;
+  readonly violation: boolean;
+}
+
+/** How long a violation event may trail the failed load it explains. */
+const VIOLATION_GRACE_MS = 1_000;
+
+/**
+ * Runs `probe` (a load from `origin`) and, unless it was allowed, looks for the violation that explains it.
+ * A load that failed without one failed for another reason: most likely the origin is unreachable.
+ */
+export async function withEvidence(
+  violations: ViolationLog,
+  origin: string,
+  probe: () => Promise<LoadVerdict>,
+): Promise<LoadEvidence> {
+  const since = performance.now();
+  const verdict = await probe();
+  if (verdict === "allowed") return { origin, verdict, violation: false };
+  const violation = await violations.blockedFrom(origin, { since, timeoutMs: VIOLATION_GRACE_MS });
+  return { origin, verdict, violation: violation !== undefined };
+}
 
 /** `fetch(url, {mode: "no-cors"})`: resolves (opaque) when CSP allows it, rejects with `TypeError` when not. */
 export async function probeFetch(url: string, timeoutMs = 5_000): Promise<LoadVerdict> {

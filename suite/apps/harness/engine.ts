@@ -23,6 +23,7 @@ import {
   Failure,
   inRunOrder,
   jsonEqual,
+  NotTestable,
   phaseOf,
   Skip,
   type TestContext,
@@ -204,6 +205,7 @@ export class SuiteEngine<Env> implements InIframeChannel {
       } else status = "PASS";
     } catch (error) {
       if (error instanceof Skip) [status, message] = ["SKIP", error.message];
+      else if (error instanceof NotTestable) [status, message] = ["NOTRUN", `Not testable: ${error.message}`];
       else if (error instanceof Failure) {
         [status, message] = ["FAIL", error.message];
         if (error.value !== undefined) observed.failure = error.value;
@@ -283,6 +285,9 @@ export class SuiteEngine<Env> implements InIframeChannel {
       fail,
       skip: (reason) => {
         throw new Skip(reason);
+      },
+      notTestable: (reason) => {
+        throw new NotTestable(reason);
       },
       note: (message) => void notes.push(message),
       observe: (key, value) => void (observed[key] = value),

@@ -1,7 +1,8 @@
 /**
  * The in-iframe test API: what a test declares ({@linkcode TestDefinition}) and what it gets while it runs
  * ({@linkcode TestContext}: `t.host`, `t.hostOptional`, `t.bindTrigger`, `t.assert`…). Test bodies throw
- * {@linkcode Failure} or {@linkcode Skip} to end with that verdict; returning means PASS.
+ * {@linkcode Failure}, {@linkcode Skip} or {@linkcode NotTestable} to end with that verdict; returning means
+ * PASS.
  *
  * @module
  */
@@ -25,6 +26,18 @@ export class Skip extends Error {
   }
 }
 
+/**
+ * Ends a test as "not testable": something the test needs but the host does not own failed (a control origin
+ * on the network was unreachable), so no verdict on the host is possible. It crosses the wire as NOTRUN with
+ * the reason, which the run reports as ERROR: never a FAIL blamed on the host.
+ */
+export class NotTestable extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = "NotTestable";
+  }
+}
+
 /** What a running test can do. */
 export interface TestContext {
   /** Asks the host for something; SKIPs the test when unsupported, FAILs it ("not testable") when it fails. */
@@ -44,6 +57,8 @@ export interface TestContext {
   fail(message: string, value?: unknown): never;
   /** Ends the test as SKIP. */
   skip(reason: string): never;
+  /** Ends the test as not testable (ERROR in the run): a prerequisite outside the host failed. */
+  notTestable(reason: string): never;
   /** Notes something for the report without changing the verdict. */
   note(message: string): void;
   /** Records what was observed; reported as the result's `value`. */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { CapabilityResult, SuitePoll } from "../../../src/protocol.ts";
+import { type CapabilityResult, outcomeStatusOf, type SuitePoll } from "../../../src/protocol.ts";
 import { SuiteEngine, type Trigger } from "../../../suite/apps/harness/engine.ts";
 import type { TestContext, TestDefinition } from "../../../suite/apps/harness/test_api.ts";
 
@@ -101,6 +101,17 @@ Deno.test("a run reports PASS, FAIL, SKIP and a thrown error per test, then done
   assert.equal(results[2]!.message, "not here");
   assert.match(results[3]!.message ?? "", /threw TypeError: boom/);
   assert.match(results[4]!.message ?? "", /expected \{"a":\[2\]\}, got \{"a":\[1\]\}/);
+});
+
+Deno.test("t.notTestable ends a test as NOTRUN with the reason, which the run reports as ERROR", async () => {
+  const { engine } = engineOf([
+    test("n/unreachable", (t: TestContext) => Promise.resolve(t.notTestable("the control origin is down"))),
+  ]);
+  engine.start(null);
+  const { results } = await drive(engine, () => ({ ok: true }));
+  assert.equal(results[0]!.status, "NOTRUN");
+  assert.equal(results[0]!.message, "Not testable: the control origin is down");
+  assert.equal(outcomeStatusOf(results[0]!), "ERROR");
 });
 
 Deno.test("t.host parks one request, ignores a stale seq, SKIPs on unsupported and FAILs when the host fails", async () => {

@@ -1,0 +1,91 @@
+/**
+ * A positive control that fails because of the network is "not testable", never the host's FAIL or WARN: the
+ * conformant reference host runs with its declared CSP control origin on a closed port (what a dead network
+ * makes of a public one), and every test whose control needs that origin ends as ERROR with the reason, while
+ * the checks the policy alone decides still PASS.
+ */
+import assert from "node:assert/strict";
+import { REFERENCE_HOST, REFERENCE_VARIANT_HOSTS, ReferenceHost } from "../../../hosts/web/reference.ts";
+import type { AppsHostEntry } from "../../../src/host.ts";
+import type { Outcome } from "../../../src/outcome.ts";
+import { appsDriver } from "../../../suite/apps/driver.ts";
+
+/** The tests whose positive control loads from the declared origin. */
+const NOT_TESTABLE = [
+  "security/csp-connect",
+  "security/csp-resource-img",
+  "security/csp-resource-script",
+  "security/csp-frame-src",
+  "security/csp-sanitized",
+];
+
+/** Decided by the policy alone (a violation is the evidence), so a dead control origin changes nothing. */
+const STILL_PASS = [
+  "security/csp-base-uri",
+  "security/csp-object-src",
+  "security/csp-applied-policy",
+  "security/csp-default-deny",
+  "resources/meta-precedence",
+  // The reference host sees the tab's navigation request even though the page cannot load.
+  "links/open-external",
+];
+
+async function run(entry: AppsHostEntry, ids: readonly string[]): Promise<Map<string, Outcome>> {
+  const wanted = new Set(ids.map((id) => `apps/${id}`));
+  const tests = appsDriver.list(entry, { live: false, mockModel: false }).filter((test) =>
+    wanted.has(test.id)
+  );
+  assert.equal(tests.length, ids.length, "every id is a catalogue test");
+  const results = new Map<string, Outcome>();
+  await appsDriver.run(entry, tests, {
+    live: false,
+    mockModel: false,
+    timeoutMultiplier: 2,
+    headful: false,
+    trace: "off",
+    outDir: null,
+    signal: new AbortController().signal,
+  }, {
+    started: () => {},
+    finished: (_host, test, outcome) => void results.set(test.replace(/^apps\//, ""), outcome),
+  });
+  return results;
+}
+
+function unreachable(entry: AppsHostEntry, variant: string | null): AppsHostEntry {
+  return { ...entry, create: () => new ReferenceHost(variant, { unreachableDeclaredControl: true }) };
+}
+
+function describe(results: Map<string, Outcome>): string {
+  return [...results].map(([id, outcome]) => `${id}: ${outcome.status} ${outcome.message ?? ""}`).join("\n");
+}
+
+Deno.test({
+  name: "a declared control origin on a closed port: the CSP pairs are ERROR (not testable), never FAIL",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: async () => {
+    const results = await run(unreachable(REFERENCE_HOST, null), [...NOT_TESTABLE, ...STILL_PASS]);
+    for (const id of NOT_TESTABLE) {
+      const outcome = results.get(id);
+      assert.equal(outcome?.status, "ERROR", describe(results));
+      assert.match(outcome.message ?? "", /^Not testable: .*unreachable/, `${id}: ${outcome.message}`);
+    }
+    for (const id of STILL_PASS) assert.equal(results.get(id)?.status, "PASS", describe(results));
+  },
+});
+
+Deno.test({
+  name: "a link to an unreachable origin that a host's Runner cannot see open is ERROR, not the host's WARN",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: async () => {
+    // open-link-dropped opens nothing; with the origin unreachable the suite cannot tell that from a tab
+    // that opened and failed to load (as a Runner that watches tab URLs sees it), so it blames nobody.
+    const dropped = REFERENCE_VARIANT_HOSTS.find((entry) => entry.id === "reference:open-link-dropped")!;
+    const results = await run(unreachable(dropped, "open-link-dropped"), ["links/open-external"]);
+    const outcome = results.get("links/open-external");
+    assert.equal(outcome?.status, "ERROR", describe(results));
+    assert.match(outcome.message ?? "", /^Not testable: the link's origin .* is unreachable/);
+  },
+});
