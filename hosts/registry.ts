@@ -16,6 +16,7 @@ import { omp } from "./cli/omp.ts";
 import { kimiCode } from "./cli/kimi_code.ts";
 import { qwen } from "./cli/qwen.ts";
 import { REFERENCE_HOST, REFERENCE_VARIANT_HOSTS } from "./web/reference.ts";
+import { MCP_UI_HOST } from "./web/mcp_ui.ts";
 import { CHATGPT_HOST } from "./web/chatgpt.ts";
 import { CLAUDE_AI_HOST } from "./web/claude_ai.ts";
 import { MISTRAL_HOST } from "./web/mistral.ts";
@@ -36,6 +37,7 @@ export const HOSTS: readonly HostEntry[] = [
   kimiCode.entry,
   qwen.entry,
   REFERENCE_HOST,
+  MCP_UI_HOST,
   CHATGPT_HOST,
   CLAUDE_AI_HOST,
   MISTRAL_HOST,

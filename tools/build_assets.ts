@@ -10,6 +10,7 @@
  */
 import { buildSuiteHtml, PREBUILT_SUITE_URL } from "../suite/apps/build.ts";
 import { buildHostPageScript, PREBUILT_HOST_PAGE_URL } from "../hosts/web/reference/bundle.ts";
+import { buildMcpUiPageScript, PREBUILT_MCP_UI_PAGE_URL } from "../hosts/web/mcp_ui/bundle.ts";
 
 /** One prebuilt asset: where it goes and how it is made. */
 export interface Asset {
@@ -29,6 +30,7 @@ function relative(url: URL): string {
 export const ASSETS: readonly Asset[] = [
   { path: relative(PREBUILT_SUITE_URL), url: PREBUILT_SUITE_URL, build: buildSuiteHtml },
   { path: relative(PREBUILT_HOST_PAGE_URL), url: PREBUILT_HOST_PAGE_URL, build: buildHostPageScript },
+  { path: relative(PREBUILT_MCP_UI_PAGE_URL), url: PREBUILT_MCP_UI_PAGE_URL, build: buildMcpUiPageScript },
 ];
 
 /**
@@ -38,7 +40,7 @@ export const ASSETS: readonly Asset[] = [
  * @example
  * ```ts ignore
  * import { buildAssets } from "./build_assets.ts";
- * await buildAssets(); // ["dist/suite_apps.html", "dist/reference_host_page.js"]
+ * await buildAssets(); // ["dist/suite_apps.html", "dist/reference_host_page.js", "dist/mcp_ui_host_page.js"]
  * ```
  */
 export async function buildAssets(assets: readonly Asset[] = ASSETS): Promise<string[]> {

@@ -1,0 +1,170 @@
+/**
+ * The `mcp-ui` host: a host page written as the `@mcp-ui/client` 7.1.1 documentation writes one (its Client
+ * SDK Walkthrough: an SDK 1.x client, a React `App` listing the tools with UI, a `ToolUI` rendering the chosen
+ * one with `AppRenderer`, the walkthrough's sandbox proxy page), served in this process on loopback with the
+ * conformance MCP server and driven headless. It stands for the products built on that SDK; its page source
+ * is `hosts/web/mcp_ui/`.
+ *
+ * It services only what such a page can do through its own DOM and the browser: the View's trigger, the OS
+ * colour scheme, the frame element, the console, the tab a link opens. The page shows no conversation (the
+ * walkthrough's `onMessage` logs to the console) and has no teardown, cancel or partial-input control, so
+ * those requests answer unsupported.
+ *
+ * @module
+ */
+import type { Frame, Page } from "playwright-core";
+import type { AppsHostEntry } from "../../src/host.ts";
+import type { ServerLog } from "../../src/fixtures.ts";
+import type { CapabilityResult, LauncherName } from "../../src/protocol.ts";
+import { BrowserHost } from "../../src/runner/browser_host.ts";
+import type { CapabilityContext, HostSetupOptions, RequestOf, SuiteBridge } from "../../src/runner/host.ts";
+import { FrameSuiteBridge } from "../../src/runner/suite_bridge.ts";
+import { findAppFrame, inspectAppFrame } from "./app_frames.ts";
+import type { McpUiListeners } from "./mcp_ui/listeners.ts";
+import { TOOLS_HEADING } from "./mcp_ui/page_config.ts";
+
+/** How long a theme switch in `resetIsolation` may take to reach a View that shows one. */
+const THEME_SETTLE_MS = 1_000;
+
+/** A host page built on `@mcp-ui/client`'s `AppRenderer`, as its documentation shows. */
+export class McpUiHost extends BrowserHost {
+  readonly id = "mcp-ui";
+  #listening: Promise<McpUiListeners> | null = null;
+  #listeners: McpUiListeners | null = null;
+  #popups: string[] = [];
+  #seenFrames = new Set<Frame>();
+
+  /** Starts the listeners alongside the browser. */
+  override async setup(options: HostSetupOptions): Promise<void> {
+    const appHtml = options.appHtml;
+    if (appHtml === undefined) {
+      throw new TypeError(`Host "${this.id}" needs the suite HTML: pass appHtml in the setup options`);
+    }
+    // Loaded lazily: the server SDK and esbuild are not needed by commands that only list hosts.
+    this.#listening = import("./mcp_ui/listeners.ts")
+      .then(({ startMcpUiListeners }) => startMcpUiListeners({ appHtml }));
+    this.#listening.catch(() => {});
+    // On failure, BrowserHost.setup runs this.teardown(), which closes the listeners too.
+    await super.setup(options);
+  }
+
+  /** Loads the host page once, so a page that cannot connect fails the setup, not the first test. */
+  protected async open(page: Page): Promise<void> {
+    this.#listeners = await this.#listening!;
+    page.context().on("page", (popup) => {
+      this.#popups.push(popup.url() || "about:blank");
+      popup.on("framenavigated", (frame) => {
+        if (frame === popup.mainFrame()) this.#popups.push(frame.url());
+      });
+    });
+    await this.#load(page);
+  }
+
+  async #load(page: Page): Promise<void> {
+    await page.goto(this.#listeners!.hostPageUrl.href);
+    const listed = page.getByRole("heading", { name: TOOLS_HEADING });
+    const failed = page.getByText(/^Error: /);
+    await listed.or(failed).first().waitFor({ timeout: 15_000 * this.options.timeoutMultiplier });
+    if (await failed.count() > 0) {
+      throw new Error(`The mcp-ui host page could not connect: ${await failed.first().innerText()}`);
+    }
+  }
+
+  /**
+   * Renders `launcher` the way a user of the page does: a click on its button in the tool list. Every launch
+   * but the first starts from a fresh page load (a new session): the walkthrough's `App` keeps one `ToolUI`,
+   * and `AppRenderer` keeps its bridge and sandbox frame across a change of tool, so a second tool on the same
+   * page would be written into the first one's View.
+   */
+  async launch(launcher: LauncherName): Promise<SuiteBridge> {
+    const page = this.page;
+    if (this.bridge !== null) await this.#load(page);
+    for (const frame of page.frames()) this.#seenFrames.add(frame);
+    await page.getByRole("button", { name: launcher, exact: true }).click({ timeout: 10_000 });
+    const frame = await findAppFrame(() => [page], {
+      timeoutMs: 15_000 * this.options.timeoutMultiplier,
+      exclude: this.#seenFrames,
+      signal: this.options.signal,
+      intervalMs: 100,
+    });
+    this.bridge = new FrameSuiteBridge(frame);
+    return this.bridge;
+  }
+
+  /** Every loopback URL this host listens on while set up (for tests proving they close). */
+  get endpoints(): readonly string[] {
+    return this.#listeners?.endpoints ?? [];
+  }
+
+  /** What the conformance MCP server saw: the harness's own vantage, read directly (it runs the server). */
+  serverLog(): ServerLog {
+    if (this.#listeners === null) throw new Error(`Host "${this.id}" is not set up`);
+    return this.#listeners.server.log.snapshot();
+  }
+
+  /** The View's outermost frame element on the page, and the frame chain down to the View. */
+  override async inspectFrame(): Promise<CapabilityResult> {
+    const bridge = this.bridge;
+    if (bridge === null || bridge.isDetached()) return { ok: false, error: "No View is rendered" };
+    return { ok: true, value: await inspectAppFrame(bridge.frame) };
+  }
+
+  /** Whether the browser opened a tab on `url` (the walkthrough's `onOpenLink` calls `window.open`). */
+  async checkLinkOpen(
+    request: RequestOf<"checkLinkOpen">,
+    context: CapabilityContext,
+  ): Promise<CapabilityResult> {
+    const deadline = Date.now() + Math.min(context.timeoutMs, 10_000);
+    while (true) {
+      const opened = this.#popups.find((url) => url.startsWith(request.url));
+      if (opened !== undefined) return { ok: true, value: { opened: true, url: opened } };
+      if (Date.now() >= deadline || context.signal.aborted) {
+        return { ok: false, error: `No tab opened ${request.url}`, value: { opened: false } };
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  /** Between manual tests: tabs the View opened are closed, and the OS colour scheme is light again. */
+  async resetIsolation(): Promise<CapabilityResult> {
+    for (const page of this.page.context().pages()) if (page !== this.page) await page.close();
+    this.#popups = [];
+    if (await this.page.evaluate(() => matchMedia("(prefers-color-scheme: dark)").matches)) {
+      await this.page.emulateMedia({ colorScheme: "light" });
+      await this.viewShowsTheme("light", THEME_SETTLE_MS);
+    }
+    return { ok: true };
+  }
+
+  /** Closes the browser, then every listener. */
+  override async teardown(): Promise<void> {
+    try {
+      await super.teardown();
+    } finally {
+      const listeners = this.#listeners ?? await this.#listening?.catch(() => null);
+      this.#listeners = null;
+      this.#listening = null;
+      this.#seenFrames.clear();
+      await listeners?.close();
+    }
+  }
+}
+
+/** What the `mcp-ui` host services; every other request answers unsupported. */
+const CAPABILITIES: readonly string[] = [
+  "clickTrigger",
+  "checkLinkOpen",
+  "toggleTheme",
+  "inspectFrame",
+  "readConsole",
+  "resetIsolation",
+];
+
+/** The registry entry of the `mcp-ui` host. */
+export const MCP_UI_HOST: AppsHostEntry = {
+  id: "mcp-ui",
+  kind: "web",
+  summary: "A host page written as the @mcp-ui/client 7.1.1 docs show (React AppRenderer; headless Chromium)",
+  capabilities: CAPABILITIES,
+  create: () => new McpUiHost(),
+};

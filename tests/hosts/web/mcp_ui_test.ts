@@ -1,0 +1,122 @@
+/**
+ * The `mcp-ui` host (a page written as the `@mcp-ui/client` 7.1.1 docs show) runs the whole MCP Apps
+ * catalogue headless: every result is what `hosts/expectations/mcp-ui.yaml` says (a listed test has exactly
+ * its listed status; an unlisted one passes, skips or is informational), every non-PASS says why, and no
+ * browser process or listener survives the run.
+ */
+import assert from "node:assert/strict";
+import { MCP_UI_HOST, type McpUiHost } from "../../../hosts/web/mcp_ui.ts";
+import { buildMcpUiPageScript } from "../../../hosts/web/mcp_ui/bundle.ts";
+// So that `deno check tests/` checks the page's source too: esbuild only strips its types.
+import type {} from "../../../hosts/web/mcp_ui/page.tsx";
+import type { AppsHostEntry } from "../../../src/host.ts";
+import { parseExpectations } from "../../../src/expectations.ts";
+import type { Outcome } from "../../../src/outcome.ts";
+import { chromiumPath } from "../../../src/runner/chromium.ts";
+import type { HostSetupOptions } from "../../../src/runner/host.ts";
+import type { RunSettings } from "../../../src/suite.ts";
+import { appsDriver } from "../../../suite/apps/driver.ts";
+
+const EXPECTATIONS = new URL("../../../hosts/expectations/mcp-ui.yaml", import.meta.url);
+
+/**
+ * Results the suite gets wrong on this host, reported to the suite's owners and not recorded as the host's
+ * failures: each may show as PASS or as the wrong verdict described, nothing else.
+ */
+const HARNESS_DEFECTS: Readonly<Record<string, { readonly status: string; readonly message: RegExp }>> = {
+  // The test takes the View's height before the host has applied the View's first size-changed (AppFrame's
+  // frame starts at 600 px and shrinks to the content), sizes its filler from that, and reads the host's exact
+  // resize to what the View then asks for as "stayed N px high".
+  "apps/dimensions/listen-size-changed": { status: "FAIL", message: /^The View stayed \d+px high/ },
+};
+
+interface Observed {
+  readonly results: Map<string, Outcome>;
+  readonly hosts: McpUiHost[];
+  readonly endpoints: string[];
+}
+
+async function runCatalogue(entry: AppsHostEntry): Promise<Observed> {
+  const observed: Observed = { results: new Map(), hosts: [], endpoints: [] };
+  const watched: AppsHostEntry = {
+    ...entry,
+    create: () => {
+      const host = entry.create() as McpUiHost;
+      const setup = host.setup.bind(host);
+      host.setup = async (options: HostSetupOptions) => {
+        observed.hosts.push(host);
+        await setup(options);
+        observed.endpoints.push(...host.endpoints);
+      };
+      return host;
+    },
+  };
+  const settings: RunSettings = {
+    live: false,
+    mockModel: false,
+    timeoutMultiplier: 2,
+    headful: false,
+    trace: "off",
+    outDir: null,
+    signal: new AbortController().signal,
+  };
+  const tests = appsDriver.list(watched, settings);
+  await appsDriver.run(watched, tests, settings, {
+    started: () => {},
+    finished: (_host, test, outcome) => void observed.results.set(test, outcome),
+  });
+  assert.equal(observed.results.size, tests.length, "every listed test was reported");
+  return observed;
+}
+
+Deno.test("the mcp-ui page bundles AppRenderer and one SDK client: the page's and AppRenderer's are one", async () => {
+  const script = await buildMcpUiPageScript();
+  // Messages of the SDK 1.x Client class and of AppRenderer, each present once in a single-copy bundle.
+  assert.equal(script.split("Server's protocol version is not supported").length - 1, 1, "SDK Client copies");
+  assert.ok(script.includes("[AppRenderer]"), "AppRenderer is in the bundle");
+});
+
+Deno.test({
+  name: "the mcp-ui host runs the whole catalogue with every result as its expectations say",
+  ignore: chromiumPath() === null,
+  sanitizeResources: false,
+  sanitizeOps: false,
+}, async () => {
+  const expectations = parseExpectations(await Deno.readTextFile(EXPECTATIONS), EXPECTATIONS.pathname);
+  assert.equal(expectations.host, "mcp-ui");
+  const observed = await runCatalogue(MCP_UI_HOST);
+
+  for (const test of expectations.tests.keys()) {
+    assert.ok(observed.results.has(test), `${test} is listed in mcp-ui.yaml but is no catalogue test`);
+  }
+  const wrong: string[] = [];
+  for (const [test, outcome] of observed.results) {
+    const seen = `${test}: ${outcome.status} (${outcome.message ?? ""})`;
+    if (outcome.status !== "PASS") {
+      assert.ok((outcome.message ?? "").trim().length > 0, `${test} is ${outcome.status} without a reason`);
+    }
+    const defect = HARNESS_DEFECTS[test];
+    if (defect !== undefined) {
+      const asDescribed = outcome.status === defect.status && defect.message.test(outcome.message ?? "");
+      if (outcome.status !== "PASS" && !asDescribed) wrong.push(`${seen}, a known harness defect otherwise`);
+      assert.ok(!expectations.tests.has(test), `${test} is a harness defect: do not list it as the host's`);
+      continue;
+    }
+    const listed = expectations.tests.get(test);
+    if (listed !== undefined) {
+      if (outcome.status !== listed.status) {
+        wrong.push(`${seen}, expected ${listed.status}: ${listed.reason}`);
+      }
+    } else if (!["PASS", "SKIP", "INFO"].includes(outcome.status)) {
+      wrong.push(`${seen}, not in mcp-ui.yaml`);
+    }
+  }
+  assert.deepEqual(wrong, [], "results that differ from hosts/expectations/mcp-ui.yaml");
+
+  assert.equal(observed.hosts.length, 1, "one browser per host run");
+  assert.deepEqual(await observed.hosts[0]!.browserSurvivors(), [], "browser processes survived the run");
+  assert.ok(observed.endpoints.length >= 5, `listeners: ${observed.endpoints}`);
+  for (const url of observed.endpoints) {
+    await assert.rejects(fetch(url), `listener ${url} is still open`);
+  }
+});
