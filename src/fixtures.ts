@@ -377,9 +377,23 @@ export function judgeTeardown(log: Pick<ServerLog, "markers">, removed: boolean,
 }
 
 /**
- * The console line a host's CSP audit log must produce (`security/csp-audit-log`, SHOULD): the resource URI
- * followed, on the same line, by the policy (its `default-src`). A RegExp source, for `readConsole`.
+ * The console line a host's CSP audit log must produce (`security/csp-audit-log`, SHOULD), in whatever format
+ * the host logs: a line about a CSP (it says CSP or Content-Security-Policy, or shows a `*-src` directive or a
+ * `*Domains` key of `ui.csp`) that names the resource URI or one of the origins the resource declared. The
+ * browser's own violation reports ("Refused to …", "… violates the following Content Security Policy …")
+ * quote the policy too, so they never count. A RegExp source, for `readConsole`.
+ *
+ * @example
+ * ```ts
+ * import { cspAuditPattern } from "./fixtures.ts";
+ * const pattern = new RegExp(cspAuditPattern("ui://conformance/runner", ["https://a.test"]));
+ * pattern.test('[sandbox] applying CSP {"connectDomains":["https://a.test"]}'); // true
+ * ```
  */
-export function cspAuditPattern(resourceUri: string): string {
-  return `${resourceUri.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}.*default-src`;
+export function cspAuditPattern(resourceUri: string, declaredOrigins: readonly string[] = []): string {
+  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+  // Bounded, so ui://x/runner does not match ui://x/runner-nocsp, nor an origin one with a longer port.
+  const names = [resourceUri, ...declaredOrigins].map((name) => `${escape(name)}(?![\\w-])`).join("|");
+  const aboutCsp = "CSP|[Cc]sp|[Cc]ontent-[Ss]ecurity-[Pp]olicy|[a-z]-src\\b|[a-z]Domains\\b";
+  return `^(?!.*(?:Refused to |violates the following))(?=.*(?:${aboutCsp}))(?=.*(?:${names})).*`;
 }

@@ -78,13 +78,21 @@ Deno.test("judgeTeardown: notify and await verdicts from the server's markers", 
   ]);
 });
 
-Deno.test("the CSP audit pattern matches a host's log line, not Chromium's violation report", () => {
-  const pattern = new RegExp(cspAuditPattern("ui://conformance/runner"));
+Deno.test("the CSP audit pattern matches a host's log line in any format, not Chromium's violation report", () => {
+  const pattern = new RegExp(cspAuditPattern("ui://conformance/runner", ["http://127.0.0.1:4000"]));
   assert.ok(pattern.test("CSP for ui://conformance/runner: default-src 'none'; connect-src 'self'"));
+  assert.ok(pattern.test('[sandbox] applying CSP {"connectDomains":["http://127.0.0.1:4000"]}'));
+  assert.ok(
+    pattern.test("policy: connect-src 'self' http://127.0.0.1:4000; frame-src http://127.0.0.1:4000"),
+  );
+  assert.ok(pattern.test("Content-Security-Policy set for ui://conformance/runner"));
   assert.ok(
     !pattern.test(
-      `Connecting to 'x' violates the following Content Security Policy directive: "default-src 'none'"`,
+      `Connecting to 'x' violates the following Content Security Policy directive: "connect-src http://127.0.0.1:4000"`,
     ),
   );
-  assert.ok(!pattern.test("CSP for ui://conformance/runner-nocsp… no policy"));
+  assert.ok(!pattern.test("Refused to load the image 'x' because of img-src http://127.0.0.1:4000"));
+  assert.ok(!pattern.test("CSP for ui://conformance/runner-nocsp… no policy"), "another resource");
+  assert.ok(!pattern.test("CSP connect-src http://127.0.0.1:40001"), "another origin");
+  assert.ok(!pattern.test("Rendering ui://conformance/runner"), "not about a CSP");
 });

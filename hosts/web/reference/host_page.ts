@@ -134,7 +134,10 @@ async function launch(launcher: LauncherName): Promise<void> {
   const ui = resourceUi(listing.resources.find((entry) => entry.uri === uri)?._meta, content._meta);
   const csp = ui?.csp;
   // Logged for audit (SHOULD): the exact policy the proxy will send for this resource.
-  if (!broken("no-csp-log")) {
+  if (broken("csp-log-declared-domains")) {
+    // Another host's format: the declared ui.csp as JSON, with neither the resource URI nor a built policy.
+    console.info("[reference host] applying CSP", JSON.stringify(csp ?? {}));
+  } else if (!broken("no-csp-log")) {
     console.info(`[reference host] CSP for ${uri}: ${buildCsp(csp, cspFlawsOf(config.variant))}`);
   }
   const outer = document.createElement("iframe");

@@ -318,6 +318,14 @@ export const VARIANTS: readonly Variant[] = [
     fails: ["security/csp-audit-log"],
   },
   {
+    name: "csp-log-declared-domains",
+    area: "security",
+    summary: "logs the declared ui.csp as JSON, without the resource URI or a built policy (another " +
+      "host's audit format, no violation)",
+    fails: [],
+    passes: ["security/csp-audit-log"],
+  },
+  {
     name: "bad-initialize-result",
     area: "lifecycle",
     summary:

@@ -277,12 +277,20 @@ export const CSP: SuiteTest[] = [
     clause: "SHOULD",
     vantage: "host",
     manual: false,
+    caveat: "Any format counts: a console line about a CSP that names the resource URI or a declared origin",
     async run(t: TestContext, env: SuiteEnv) {
-      const pattern = cspAuditPattern(env.config().resourceUri);
+      const { resourceUri, controls } = env.config();
+      const pattern = cspAuditPattern(resourceUri, controls ? [controls.declared] : []);
       const match = await t.host({ kind: "readConsole", pattern, timeoutMs: 2_000 }) as
         | ConsoleMatch
         | undefined;
-      t.assert(match?.matched, `No console line matches /${pattern}/`);
+      t.assert(
+        match?.matched,
+        `No console line about a CSP names ${resourceUri}${
+          controls ? ` or its declared origin ${controls.declared}` : ""
+        } (/${pattern}/)`,
+      );
+      if (match.line !== undefined) t.note(`Logged: ${match.line.slice(0, 200)}`);
     },
   },
   {
