@@ -1,9 +1,11 @@
 /**
  * A chat surface on the reference host page, so it can be driven the way a real chat product is: a composer
  * (enabled once the host is connected; a prompt that names a launcher renders the app), the conversation as
- * DOM, and a theme setting (System / Light / Dark). A web host described in YAML drives the reference host through these alone; the
- * built-in `reference` host keeps using its hooks, and its behaviour does not change: the surface adds no
- * turns of its own, and the theme setting stays on "System" (the OS scheme) unless someone picks another.
+ * DOM, a theme setting (System / Light / Dark), and the host's own "Close app" and "Cancel tool" buttons (a
+ * YAML host's `teardown:` and `cancel:` steps press them). A web host described in YAML drives the reference
+ * host through these alone; the built-in `reference` host keeps using its hooks, and its behaviour does not
+ * change: the surface adds no turns of its own, and the theme setting stays on "System" (the OS scheme) unless
+ * someone picks another.
  *
  * The theme setting works like a product's: the host page reads the theme from
  * `matchMedia("(prefers-color-scheme: dark)")`, so the setting answers that one query (and its change
@@ -19,6 +21,9 @@ export const CHAT_SURFACE = {
   ready: "#prompt:enabled",
   send: "#send",
   conversation: "#conversation li",
+  /** The host's own controls: close the View (`ui/resource-teardown`), cancel the launching tool call. */
+  close: "#close-app",
+  cancel: "#cancel-tool",
   themeChoice: (to: "system" | "light" | "dark") => `[data-theme-choice="${to}"]`,
 } as const;
 
@@ -30,7 +35,9 @@ const CONTROLS = `<section id="chat" aria-label="Chat" style="margin-bottom:12px
   `<p id="theme" role="group" aria-label="Theme">Theme: ` +
   `<button type="button" data-theme-choice="system">System</button> ` +
   `<button type="button" data-theme-choice="light">Light</button> ` +
-  `<button type="button" data-theme-choice="dark">Dark</button></p></section>`;
+  `<button type="button" data-theme-choice="dark">Dark</button></p>` +
+  `<p id="app-controls" role="group" aria-label="App"><button id="close-app" type="button">Close app</button> ` +
+  `<button id="cancel-tool" type="button">Cancel tool</button></p></section>`;
 
 const CONVERSATION = `<ol id="conversation" aria-label="Conversation" style="max-width:720px"></ol>`;
 
@@ -79,6 +86,13 @@ const SCRIPT = `(() => {
       prompt.value = "";
       if (launcher === null || !globalThis.__referenceHost?.ready) return;
       globalThis.__referenceHost.launch(launcher[0]).catch((error) => console.error(String(error)));
+    });
+    const host = () => globalThis.__referenceHost?.ready ? globalThis.__referenceHost : null;
+    document.getElementById("close-app").addEventListener("click", () => {
+      host()?.teardown("closed by the user").catch((error) => console.error(String(error)));
+    });
+    document.getElementById("cancel-tool").addEventListener("click", () => {
+      host()?.cancelTool("cancelled by the user").catch((error) => console.error(String(error)));
     });
     const list = document.getElementById("conversation");
     let shown = 0;

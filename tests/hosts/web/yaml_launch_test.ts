@@ -1,0 +1,232 @@
+/**
+ * The launch vocabulary end to end: a YAML web host with `launch:` steps instead of `prompt:` drives the
+ * reference host page's composer, renders the suite twice (the second launch starts from the state the first
+ * left), presses the page's own "Cancel tool" and "Close app" buttons for `cancel:` and `teardown:`; and a
+ * YAML host's `server:` starts the conformance server, its control origins and the second server for the run
+ * and closes every port at teardown.
+ */
+import assert from "node:assert/strict";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { configHosts } from "../../../hosts/from_config.ts";
+import { startReferenceListeners } from "../../../hosts/web/reference/listeners.ts";
+import { CHAT_SURFACE } from "../../../hosts/web/reference/chat_surface.ts";
+import { YamlWebHost } from "../../../hosts/web/yaml_host.ts";
+import { parseConfig } from "../../../src/config.ts";
+import { CONTROL_FILES } from "../../../src/fixtures.ts";
+import type { AppsHostEntry } from "../../../src/host.ts";
+import type { Outcome } from "../../../src/outcome.ts";
+import { chromiumPath } from "../../../src/runner/chromium.ts";
+import type { RunSettings } from "../../../src/suite.ts";
+import { appsDriver } from "../../../suite/apps/driver.ts";
+import { loadSuiteHtml } from "../../../suite/apps/build.ts";
+
+const SETTINGS: RunSettings = {
+  live: false,
+  mockModel: false,
+  timeoutMultiplier: 1,
+  headful: false,
+  trace: "off",
+  outDir: null,
+  signal: new AbortController().signal,
+};
+
+function launchYaml(url: string): string {
+  return `hosts:
+  - id: reference-steps
+    kind: web
+    url: ${url}
+    launch:
+      - waitFor: "${CHAT_SURFACE.ready}"
+      - fill: "${CHAT_SURFACE.composer}"
+        text: "Please call {launcher} now."
+      - press: Enter
+        on: "${CHAT_SURFACE.composer}"
+    teardown: [{ click: "${CHAT_SURFACE.close}" }]
+    cancel: [{ click: "${CHAT_SURFACE.cancel}" }]
+    live: false
+`;
+}
+
+async function run(entry: AppsHostEntry, ids: readonly string[]): Promise<Map<string, Outcome>> {
+  const tests = appsDriver.list(entry, SETTINGS).filter((test) => ids.includes(test.id));
+  assert.equal(tests.length, ids.length, `every id is in the catalogue: ${ids.join(", ")}`);
+  const outcomes = new Map<string, Outcome>();
+  await appsDriver.run(entry, tests, SETTINGS, {
+    started: () => {},
+    finished: (_host, test, outcome) => outcomes.set(test, outcome),
+  });
+  return outcomes;
+}
+
+Deno.test({
+  name:
+    "a YAML host launched by steps (fill + press, no prompt) renders the suite twice and presses the host's own cancel and close",
+  ignore: chromiumPath() === null,
+  sanitizeResources: false,
+  sanitizeOps: false,
+}, async () => {
+  await using listeners = await startReferenceListeners({ appHtml: loadSuiteHtml, variant: null });
+  const [entry] = configHosts(
+    parseConfig(launchYaml(listeners.hostPageUrl.href), "steps.yaml"),
+  ) as AppsHostEntry[];
+  assert.ok(entry !== undefined);
+  const outcomes = await run(entry, [
+    "apps/lifecycle/initialize-result",
+    "apps/lifecycle/tool-input",
+    "apps/security/iframe-sandboxed",
+    "apps/lifecycle/tool-cancelled",
+    "apps/lifecycle/teardown-notify",
+    // Another launcher: a second render, launched from the page state the first one left.
+    "apps/security/csp-default-deny",
+  ]);
+  const summary = JSON.stringify(Object.fromEntries(outcomes));
+  for (const id of ["initialize-result", "tool-input", "tool-cancelled"]) {
+    assert.equal(outcomes.get(`apps/lifecycle/${id}`)?.status, "PASS", summary);
+  }
+  assert.equal(outcomes.get("apps/security/iframe-sandboxed")?.status, "PASS", summary);
+  assert.equal(outcomes.get("apps/security/csp-default-deny")?.status, "PASS", summary);
+  // The close button removed the View; without server: the verdict has no server log to come from.
+  const teardown = outcomes.get("apps/lifecycle/teardown-notify");
+  assert.equal(teardown?.status, "SKIP", summary);
+  assert.match(teardown?.message ?? "", /View was removed and this host cannot read the server log/);
+});
+
+Deno.test({
+  name: "a launch step that finds nothing fails the render with the step named, not a 120 s frame search",
+  ignore: chromiumPath() === null,
+  sanitizeResources: false,
+  sanitizeOps: false,
+}, async () => {
+  await using listeners = await startReferenceListeners({ appHtml: loadSuiteHtml, variant: null });
+  const yaml = launchYaml(listeners.hostPageUrl.href).replace(
+    `- waitFor: "${CHAT_SURFACE.ready}"`,
+    `- click: "text='Launch {launcher}'"\n        timeoutMs: 500`,
+  );
+  const [entry] = configHosts(parseConfig(yaml, "steps.yaml")) as AppsHostEntry[];
+  const started = Date.now();
+  const outcomes = await run(entry!, ["apps/lifecycle/tool-input"]);
+  const outcome = outcomes.get("apps/lifecycle/tool-input");
+  assert.equal(outcome?.status, "ERROR", JSON.stringify(outcome));
+  assert.match(
+    outcome?.message ?? "",
+    /launch step 1 \(click "text='Launch run_conformance'"\) found nothing within 0\.5 s/,
+  );
+  assert.ok(Date.now() - started < 60_000, "the run stopped at the step");
+});
+
+async function freePort(): Promise<number> {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  return port;
+}
+
+async function toolNames(url: URL): Promise<string[]> {
+  const client = new Client({ name: "yaml-server-test", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(url));
+  try {
+    return (await client.listTools()).tools.map((tool) => tool.name);
+  } finally {
+    await client.close();
+  }
+}
+
+async function refused(url: string): Promise<boolean> {
+  try {
+    const { hostname, port } = new URL(url);
+    const conn = await Deno.connect({ hostname, port: Number(port) });
+    conn.close();
+    return false;
+  } catch (error) {
+    return error instanceof Deno.errors.ConnectionRefused;
+  }
+}
+
+Deno.test({
+  name:
+    "server.listen: the YAML host starts the conformance server, local control origins and the second server, serves serverLog, and closes every port",
+  ignore: chromiumPath() === null,
+  sanitizeResources: false,
+  sanitizeOps: false,
+}, async () => {
+  const abort = new AbortController();
+  const { promise: listening, resolve } = Promise.withResolvers<number>();
+  const page = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, signal: abort.signal, onListen: ({ port }) => resolve(port) },
+    () => new Response("<!doctype html><title>host</title>", { headers: { "content-type": "text/html" } }),
+  );
+  try {
+    const [port, second] = [await freePort(), await freePort()];
+    const yaml = `hosts:
+  - id: served
+    kind: web
+    url: http://127.0.0.1:${await listening}/
+    launch: [{ fill: "#url", text: "{serverUrl}" }]
+    server: { listen: "127.0.0.1:${port}", second: "127.0.0.1:${second}" }
+    live: false
+`;
+    const [entry] = configHosts(parseConfig(yaml, "served.yaml")) as AppsHostEntry[];
+    const host = entry!.create() as YamlWebHost;
+    const before = host.serverUrl;
+    assert.equal(before, null, "nothing listens before setup");
+    await host.setup({
+      ...SETTINGS,
+      headful: false,
+      live: false,
+      artifactsDir: null,
+      appHtml: loadSuiteHtml,
+    });
+    let endpoints: readonly string[];
+    try {
+      assert.equal(host.serverUrl?.href, `http://127.0.0.1:${port}/mcp`);
+      const serving = host.serving!;
+      assert.equal(serving.secondServer?.url.href, `http://127.0.0.1:${second}/mcp`);
+      assert.ok((await toolNames(host.serverUrl!)).includes("run_conformance"));
+      assert.ok((await toolNames(serving.secondServer!.url)).includes("second_server_probe"));
+      for (const origin of [serving.controls.declared, serving.controls.undeclared]) {
+        assert.match(origin, /^http:\/\/127\.0\.0\.1:\d+$/, "local control origins");
+        assert.equal(await (await fetch(`${origin}/${CONTROL_FILES.text}`)).text(), "ok");
+      }
+      const log = host.serverLog!();
+      assert.ok(
+        log.clientInfo?.some((info) => info.name === "yaml-server-test"),
+        JSON.stringify(log.clientInfo),
+      );
+      endpoints = serving.endpoints;
+      assert.equal(endpoints.length, 4, endpoints.join(", "));
+    } finally {
+      await host.teardown();
+    }
+    for (const endpoint of endpoints) {
+      assert.ok(await refused(endpoint), `${endpoint} still listens after teardown`);
+    }
+    assert.equal(host.serverUrl, null);
+
+    // A port already taken: the setup fails saying so, and leaves nothing listening.
+    const taken = Deno.listen({ hostname: "127.0.0.1", port });
+    try {
+      const busy = entry!.create() as YamlWebHost;
+      await assert.rejects(
+        busy.setup({ ...SETTINGS, artifactsDir: null, appHtml: loadSuiteHtml }),
+        new RegExp(
+          `Host "served" could not start its conformance server: 127\\.0\\.0\\.1:${port} or .* is in use`,
+        ),
+      );
+      assert.ok(await refused(`http://127.0.0.1:${second}`), "the second server did not stay up");
+    } finally {
+      taken.close();
+    }
+  } finally {
+    abort.abort();
+    await page.finished;
+  }
+});
+
+Deno.test("a YAML host without server: has no serverLog and no server URL", () => {
+  const [entry] = configHosts(
+    parseConfig(launchYaml("http://127.0.0.1:1/"), "steps.yaml"),
+  ) as AppsHostEntry[];
+  const host = entry!.create() as YamlWebHost;
+  assert.equal(host.serverLog, undefined);
+  assert.equal(host.serverUrl, null);
+});
