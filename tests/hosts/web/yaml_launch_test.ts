@@ -10,7 +10,7 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { configHosts } from "../../../hosts/from_config.ts";
 import { startReferenceListeners } from "../../../hosts/web/reference/listeners.ts";
 import { CHAT_SURFACE } from "../../../hosts/web/reference/chat_surface.ts";
-import { YamlWebHost } from "../../../hosts/web/yaml_host.ts";
+import type { YamlWebHost } from "../../../hosts/web/yaml_host.ts";
 import { parseConfig } from "../../../src/config.ts";
 import { CONTROL_FILES } from "../../../src/fixtures.ts";
 import type { AppsHostEntry } from "../../../src/host.ts";
@@ -114,7 +114,7 @@ Deno.test({
   assert.ok(Date.now() - started < 60_000, "the run stopped at the step");
 });
 
-async function freePort(): Promise<number> {
+function freePort(): number {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (listener.addr as Deno.NetAddr).port;
   listener.close();
@@ -156,7 +156,7 @@ Deno.test({
     () => new Response("<!doctype html><title>host</title>", { headers: { "content-type": "text/html" } }),
   );
   try {
-    const [port, second] = [await freePort(), await freePort()];
+    const [port, second] = [freePort(), freePort()];
     const yaml = `hosts:
   - id: served
     kind: web
