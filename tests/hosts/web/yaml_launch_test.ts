@@ -114,11 +114,12 @@ Deno.test({
   assert.ok(Date.now() - started < 60_000, "the run stopped at the step");
 });
 
-function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (listener.addr as Deno.NetAddr).port;
-  listener.close();
-  return port;
+/** Two distinct free ports (both held open while they are picked). */
+function freePorts(): [number, number] {
+  const listeners = [0, 1].map(() => Deno.listen({ hostname: "127.0.0.1", port: 0 }));
+  const [a, b] = listeners.map((listener) => (listener.addr as Deno.NetAddr).port);
+  for (const listener of listeners) listener.close();
+  return [a!, b!];
 }
 
 async function toolNames(url: URL): Promise<string[]> {
@@ -156,7 +157,7 @@ Deno.test({
     () => new Response("<!doctype html><title>host</title>", { headers: { "content-type": "text/html" } }),
   );
   try {
-    const [port, second] = [freePort(), freePort()];
+    const [port, second] = freePorts();
     const yaml = `hosts:
   - id: served
     kind: web
