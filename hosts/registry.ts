@@ -17,6 +17,7 @@ import { kimiCode } from "./cli/kimi_code.ts";
 import { qwen } from "./cli/qwen.ts";
 import { REFERENCE_HOST, REFERENCE_VARIANT_HOSTS } from "./web/reference.ts";
 import { MCP_UI_HOST } from "./web/mcp_ui.ts";
+import { MCP_INSPECTOR_HOST } from "./web/mcp_inspector.ts";
 import { CHATGPT_HOST } from "./web/chatgpt.ts";
 import { CLAUDE_AI_HOST } from "./web/claude_ai.ts";
 import { MISTRAL_HOST } from "./web/mistral.ts";
@@ -38,6 +39,7 @@ export const HOSTS: readonly HostEntry[] = [
   qwen.entry,
   REFERENCE_HOST,
   MCP_UI_HOST,
+  MCP_INSPECTOR_HOST,
   CHATGPT_HOST,
   CLAUDE_AI_HOST,
   MISTRAL_HOST,

@@ -12,8 +12,9 @@
  * - **prompt**: never (`--no-prompt`); a refusal is an error with a message, not a question on a terminal.
  * - **run**: the program itself (`/proc/self/exe` on Linux; `conformance`/`deno` on PATH elsewhere), the
  *   `kill` and `ps` the process-group code uses, `git` for the mock-model sandbox, the browsers, and the
- *   registry's agent CLIs by name (Deno resolves each name on PATH when the program starts). Deno's own
- *   `Deno.kill` needs unrestricted run access, so signals go through the `kill` binary instead.
+ *   registry's agent CLIs and locally run apps hosts (the MCP Inspector) by name (Deno resolves each name on
+ *   PATH when the program starts). Deno's own `Deno.kill` needs unrestricted run access, so signals go
+ *   through the `kill` binary instead.
  * - **write**: the working folder and temp (`/tmp`; `/var/folders` is macOS's temp). Reports and temp files go
  *   there, or the write is refused with {@linkcode explainRefusal}'s message; browser profiles are written by
  *   the browser, a child process.
@@ -55,6 +56,12 @@ export const HOST_BINARIES: readonly string[] = [
   "qwen",
 ];
 
+/**
+ * The MCP Apps hosts of the registry that run as a local program (the MCP Inspector), by the shim name
+ * `hosts:install` writes; the shim starts the host's own runtime, a child the harness does not spawn itself.
+ */
+export const APPS_HOST_BINARIES: readonly string[] = ["mcp-inspector"];
+
 /** Every program the harness may start. */
 export const RUN_ALLOW: readonly string[] = [
   "/proc/self/exe",
@@ -65,6 +72,7 @@ export const RUN_ALLOW: readonly string[] = [
   "git",
   ...BROWSER_PATHS,
   ...HOST_BINARIES,
+  ...APPS_HOST_BINARIES,
 ];
 
 /**
@@ -198,7 +206,7 @@ export const READ_ALLOW: readonly string[] = [...WRITE_ALLOW, "/etc/os-release",
  * @example
  * ```ts
  * import { permissionFlags } from "./permissions.ts";
- * permissionFlags(["my-agent"]).find((flag) => flag.startsWith("--allow-run=")); // "…,qwen,my-agent"
+ * permissionFlags(["my-agent"]).find((flag) => flag.startsWith("--allow-run=")); // "…,mcp-inspector,my-agent"
  * ```
  */
 export function permissionFlags(alsoRun: readonly string[] = [], alsoEnv: readonly string[] = []): string[] {

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import {
+  APPS_HOST_BINARIES,
   ENV_ALLOW,
   envNameAllowed,
   explainRefusal,
@@ -11,7 +12,7 @@ import {
 import { SOURCE_PERMISSIONS } from "../src/exec/self.ts";
 import { BASELINE_ENV_ALLOW } from "../src/exec/env.ts";
 import { compileArgs } from "../tools/compile.ts";
-import { PINNED_HOSTS } from "../hosts/cli/_installed.ts";
+import { PINNED_APPS_HOSTS, PINNED_HOSTS } from "../hosts/cli/_installed.ts";
 import { HOSTS } from "../hosts/registry.ts";
 import { ROOT, runToEnd, tempFolder } from "./binary/_run.ts";
 
@@ -57,6 +58,20 @@ Deno.test("every agent CLI of the registry is in the run list under the binary n
   assert.ok(RUN_ALLOW.includes("kill") && RUN_ALLOW.includes("ps") && RUN_ALLOW.includes("/proc/self/exe"));
 });
 
+Deno.test("every locally run apps host of the registry is in the run list under its shim name", () => {
+  assert.ok(PINNED_APPS_HOSTS.length > 0);
+  for (const pin of PINNED_APPS_HOSTS) {
+    assert.ok(
+      HOSTS.some((host) => host.id === pin.host),
+      `pinned apps host "${pin.host}" is not in the registry`,
+    );
+    assert.ok(
+      APPS_HOST_BINARIES.includes(pin.binary) && RUN_ALLOW.includes(pin.binary),
+      `apps host "${pin.host}" runs "${pin.binary}": add it to APPS_HOST_BINARIES in src/permissions.ts`,
+    );
+  }
+});
+
 Deno.test("env access is a list covering every variable a registry host is handed, and no catch-all", () => {
   const env = PERMISSION_FLAGS.find((flag) => flag.startsWith("--allow-env"));
   assert.ok(env?.startsWith("--allow-env="), `env access must be a list, got ${env}`);
@@ -86,7 +101,7 @@ Deno.test("permissionFlags adds variables to the env list and refuses a name tha
 
 Deno.test("permissionFlags adds programs to the run list and refuses a name that would widen the flag", () => {
   const run = permissionFlags(["my-agent"]).find((flag) => flag.startsWith("--allow-run="));
-  assert.ok(run?.endsWith(",qwen,my-agent"), run);
+  assert.ok(run?.endsWith(",mcp-inspector,my-agent"), run);
   assert.throws(() => permissionFlags(["a,b"]), /Invalid program name "a,b"/);
   assert.throws(() => permissionFlags([""]), /Invalid program name ""/);
 });

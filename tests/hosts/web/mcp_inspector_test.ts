@@ -1,0 +1,170 @@
+/**
+ * The built-in `mcp-inspector` host end to end: the real MCP Inspector (installed by `deno task hosts:install`)
+ * started on loopback, the whole MCP Apps catalogue run through its Apps tab headless, every result as
+ * hosts/expectations/mcp-inspector.yaml says (no unexpected result, no stale expectation), every non-PASS with
+ * a reason, and nothing left running: the Inspector's process group, the browser, the servers. Ignored only
+ * when the Inspector is not installed (or there is no Chromium); a broken install fails.
+ */
+import assert from "node:assert/strict";
+import { shimPath } from "../../../hosts/cli/_installed.ts";
+import {
+  MCP_INSPECTOR_HOST,
+  mcpInspectorConfig,
+  type McpInspectorHost,
+} from "../../../hosts/web/mcp_inspector.ts";
+import {
+  freeLoopbackPort,
+  InspectorPortInUse,
+  MCP_INSPECTOR_ID,
+  startInspector,
+} from "../../../hosts/web/mcp_inspector_process.ts";
+import { yamlHostCapabilities } from "../../../hosts/web/yaml_host.ts";
+import { binEnvName } from "../../../src/exec/find_executable.ts";
+import { groupAlive } from "../../../src/exec/process_group.ts";
+import { expectedStatus, loadExpectations } from "../../../src/expectations.ts";
+import type { AppsHostEntry } from "../../../src/host.ts";
+import { compare, type Outcome } from "../../../src/outcome.ts";
+import { chromiumPath } from "../../../src/runner/chromium.ts";
+import type { HostSetupOptions } from "../../../src/runner/host.ts";
+import type { RunSettings } from "../../../src/suite.ts";
+import { appsDriver } from "../../../suite/apps/driver.ts";
+
+/** Whether `hosts:install` (or `CONFORMANCE_MCP_INSPECTOR_BIN`) provides the Inspector. */
+function inspectorInstalled(): boolean {
+  if (Deno.env.get(binEnvName(MCP_INSPECTOR_ID))) return true;
+  try {
+    return Deno.statSync(shimPath(MCP_INSPECTOR_ID)).isFile;
+  } catch {
+    return false;
+  }
+}
+
+const ignore = !inspectorInstalled() || chromiumPath() === null;
+
+const EXPECTATIONS = new URL("../../../hosts/expectations/mcp-inspector.yaml", import.meta.url).pathname;
+
+Deno.test("the MCP Inspector's description is a YAML web host: launched by steps, closed by its own button, no cancel", () => {
+  const config = mcpInspectorConfig({ id: "my-inspector", uiPort: 6274, listen: "127.0.0.1:6280" });
+  assert.equal(config.id, "my-inspector");
+  assert.equal(config.url, "http://127.0.0.1:6274/");
+  assert.equal(config.server?.listen, "127.0.0.1:6280");
+  assert.equal(config.live, false);
+  assert.ok(config.launch && config.launch.length > 0 && config.teardown);
+  const capabilities = yamlHostCapabilities(config);
+  assert.ok(capabilities.includes("triggerTeardown"));
+  assert.ok(!capabilities.includes("cancelTool"), "the Inspector has no control that cancels a tool call");
+  assert.ok(!capabilities.includes("conversationContains"), "the Inspector has no conversation");
+  assert.equal(MCP_INSPECTOR_HOST.testOnly, undefined, "a real host, on the board");
+  assert.equal(MCP_INSPECTOR_HOST.requiresLive, undefined, "runs offline, without --live");
+});
+
+Deno.test({
+  name:
+    "startInspector: the banner gives both URLs, a taken UI port is one line, close proves the group gone",
+  ignore,
+  sanitizeResources: false,
+  sanitizeOps: false,
+}, async () => {
+  const uiPort = freeLoopbackPort();
+  const inspector = await startInspector({ serverUrl: "http://127.0.0.1:9/mcp", uiPort });
+  try {
+    assert.equal(inspector.uiUrl.href, `http://127.0.0.1:${uiPort}/`);
+    assert.match(inspector.sandboxUrl.href, /^http:\/\/127\.0\.0\.1:\d+\/sandbox$/);
+    assert.notEqual(inspector.sandboxUrl.port, "6275", "the sandbox port is a free one, not the default");
+    const page = await fetch(inspector.uiUrl);
+    assert.equal(page.status, 200);
+    await page.body?.cancel();
+    const taken = await startInspector({ serverUrl: "http://127.0.0.1:9/mcp", uiPort }).then(
+      (second) => second.close().then(() => null),
+      (error: unknown) => error,
+    );
+    assert.ok(taken instanceof InspectorPortInUse, `a second Inspector on ${uiPort} is refused: ${taken}`);
+    assert.doesNotMatch(taken.message, /\n/);
+  } finally {
+    await inspector.close();
+  }
+  assert.equal(await groupAlive(inspector.pid), false, "the Inspector's process group is gone");
+});
+
+Deno.test({
+  name:
+    "the MCP Inspector runs the whole apps catalogue headless, every result as its expectations file says",
+  ignore,
+  sanitizeResources: false,
+  sanitizeOps: false,
+}, async () => {
+  const sets = await loadExpectations([EXPECTATIONS]);
+  const hosts: McpInspectorHost[] = [];
+  const endpoints: string[] = [];
+  const entry: AppsHostEntry = {
+    ...MCP_INSPECTOR_HOST,
+    create: () => {
+      const host = MCP_INSPECTOR_HOST.create() as McpInspectorHost;
+      const setup = host.setup.bind(host);
+      host.setup = async (options: HostSetupOptions) => {
+        hosts.push(host);
+        await setup(options);
+        endpoints.push(...(host.serving?.endpoints ?? []), host.inspector!.uiUrl.href);
+      };
+      return host;
+    },
+  };
+  const settings: RunSettings = {
+    live: false,
+    mockModel: false,
+    timeoutMultiplier: 1,
+    headful: false,
+    trace: "off",
+    outDir: null,
+    signal: new AbortController().signal,
+  };
+  const tests = appsDriver.list(entry, settings);
+  const outcomes = new Map<string, Outcome>();
+  await appsDriver.run(entry, tests, settings, {
+    started: () => {},
+    finished: (_host, test, outcome) => outcomes.set(test, outcome),
+  });
+  assert.equal(outcomes.size, tests.length, "every planned test is reported");
+  const setupFailed = [...outcomes.values()].find((outcome) =>
+    /Host setup failed/.test(outcome.message ?? "")
+  );
+  assert.equal(setupFailed, undefined, `the installed Inspector starts: ${setupFailed?.message}`);
+
+  const surprises: string[] = [];
+  for (const [test, outcome] of outcomes) {
+    if (outcome.status !== "PASS") {
+      assert.ok((outcome.message ?? "").trim() !== "", `${test} ${outcome.status} carries a reason`);
+    }
+    const expected = expectedStatus(sets, MCP_INSPECTOR_ID, test);
+    const verdict = compare({ status: outcome.status, expected: expected.status });
+    if (verdict !== "expected") {
+      surprises.push(
+        `${test}: ${outcome.status} (${outcome.message ?? ""}), expected ${expected.status}: ${verdict}`,
+      );
+    }
+  }
+  for (const test of sets.get(MCP_INSPECTOR_ID)?.tests.keys() ?? []) {
+    if (!outcomes.has(test)) surprises.push(`${test}: listed in ${EXPECTATIONS} but not in the catalogue`);
+  }
+  assert.deepEqual(surprises, [], "every result is as hosts/expectations/mcp-inspector.yaml says");
+  assert.ok(
+    [...outcomes.values()].filter((outcome) => outcome.status === "PASS").length >= 35,
+    "most of the catalogue runs and passes on the Inspector",
+  );
+
+  assert.equal(hosts.length, 1);
+  const [host] = hosts;
+  assert.ok(host!.inspectorPid !== null);
+  assert.equal(await groupAlive(host!.inspectorPid!), false, "the Inspector's process group is gone");
+  assert.deepEqual(await host!.browserSurvivors(), [], "no browser process is left");
+  for (const endpoint of endpoints) {
+    const closed = await fetch(endpoint, { signal: AbortSignal.timeout(2_000) }).then(
+      async (response) => {
+        await response.body?.cancel();
+        return false;
+      },
+      () => true,
+    );
+    assert.ok(closed, `${endpoint} no longer answers`);
+  }
+});
