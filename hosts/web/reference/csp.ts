@@ -17,6 +17,8 @@ export interface CspFlaws {
   readonly loose?: boolean;
   /** Add `'unsafe-eval'` to `script-src` (basic-host style). */
   readonly unsafeEval?: boolean;
+  /** Add `blob: data:` to `script-src` (basic-host style), which workers fall back to as well. */
+  readonly schemeScripts?: boolean;
   /** Leave the declared `resourceDomains` out (anthropics/claude-ai-mcp#40, #54). */
   readonly ignoreResourceDomains?: boolean;
   /** Leave the declared `frameDomains` out (same reports). */
@@ -29,6 +31,7 @@ export function cspFlawsOf(variant: string | null): CspFlaws {
     loose: variant === "loose-csp",
     unsanitized: variant === "csp-unsanitized",
     unsafeEval: variant === "csp-unsafe-eval",
+    schemeScripts: variant === "csp-scheme-scripts",
     ignoreResourceDomains: variant === "resource-domains-ignored",
     ignoreFrameDomains: variant === "frame-domains-ignored",
   };
@@ -54,7 +57,7 @@ export function isOriginSource(domain: string): boolean {
 export function buildCsp(csp: DeclaredCsp | undefined, flaws: CspFlaws = {}): string {
   const keep = (domains: string[] | undefined) =>
     (domains ?? []).filter((domain) => flaws.unsanitized || isOriginSource(domain));
-  const eval_ = flaws.unsafeEval ? " 'unsafe-eval'" : "";
+  const eval_ = (flaws.unsafeEval ? " 'unsafe-eval'" : "") + (flaws.schemeScripts ? " blob: data:" : "");
   const loose = flaws.loose ? " *" : "";
   if (csp === undefined) {
     return [

@@ -284,6 +284,8 @@ export const VARIANTS: readonly Variant[] = [
       "security/csp-resource-img",
       "security/csp-resource-script",
       "security/csp-sanitized",
+      "security/csp-scheme-sources",
+      "security/csp-default-scheme-sources",
     ],
   },
   {
@@ -304,6 +306,13 @@ export const VARIANTS: readonly Variant[] = [
     area: "security",
     summary: "copies declared domain strings into the CSP verbatim (vercel/ai#17192)",
     fails: ["security/csp-sanitized"],
+  },
+  {
+    name: "csp-scheme-scripts",
+    area: "security",
+    summary:
+      "adds blob: and data: to script-src in every policy (basic-host style), so workers from blob: run too",
+    fails: ["security/csp-scheme-sources", "security/csp-default-scheme-sources"],
   },
   {
     name: "csp-unsafe-eval",

@@ -1,14 +1,14 @@
 /**
  * The CSP checks (catalogue #46, one test per directive). Each block check runs next to its allow control
  * (research §7.5): a block counts only when the matching allow succeeds in the same test, so a dead network
- * or a dead control origin cannot read as a pass.
+ * or a dead control origin cannot read as a pass; a control the network lost makes the test not testable
+ * (`_csp_checks.ts` holds the shared judgements).
  *
  * @module
  */
 import { cspAuditPattern } from "../../../src/fixtures.ts";
 import type { ConsoleMatch } from "../../../src/protocol.ts";
 import {
-  type LoadEvidence,
   parsePolicy,
   probeBase,
   probeFetch,
@@ -21,54 +21,17 @@ import {
 import type { SuiteEnv } from "../harness/env.ts";
 import type { TestContext } from "../harness/test_api.ts";
 import { controls, controlUrl, type SuiteTest } from "./_shared.ts";
-
-/**
- * Judges an allow/block pair. A control load from the declared origin that failed with no CSP violation
- * naming it failed on the network: the pair is not testable (ERROR), never a FAIL blamed on the host. The
- * same holds for a block that no violation explains: an unreachable undeclared origin proves nothing.
- */
-function expectPair(t: TestContext, what: string, allow: LoadEvidence, block: LoadEvidence): void {
-  t.observe(what, { declared: allow, undeclared: block });
-  if (allow.verdict !== "allowed") {
-    if (!allow.violation) unreachable(t, what, allow);
-    t.fail(`${what}: the policy blocked the declared origin ${allow.origin} (positive control)`);
-  }
-  t.assert(block.verdict === "blocked", `${what}: the undeclared origin was ${block.verdict}, not blocked`);
-  if (!block.violation) {
-    t.notTestable(
-      `the undeclared control origin ${block.origin} failed to load (${what}) with no CSP violation naming ` +
-        "it, so the block may be the network's, not the policy's",
-    );
-  }
-}
-
-/** Ends a test whose positive control failed on the network. */
-function unreachable(t: TestContext, what: string, control: LoadEvidence): never {
-  return t.notTestable(
-    `the declared control origin ${control.origin} is unreachable: the ${what} load from it was ` +
-      `${control.verdict} with no CSP violation naming it, so the check has no positive control`,
-  );
-}
-
-/** Provokes one violation (an undeclared fetch) and returns the applied policy it reports. */
-async function appliedPolicy(t: TestContext, env: SuiteEnv): Promise<string> {
-  const { undeclared } = controls(t, env);
-  if (!env.violations.appliedPolicy()) {
-    const since = performance.now();
-    await probeFetch(controlUrl(undeclared, "ok.txt", "?policy"));
-    await env.violations.waitFor("connect-src", { since, timeoutMs: 3_000 });
-  }
-  return env.violations.appliedPolicy() ??
-    t.fail("No CSP violation could be provoked: the View runs without a CSP");
-}
+import {
+  appliedPolicy,
+  expectPair,
+  expectSchemeSourcesBlocked,
+  flagName,
+  unreachable,
+  WORKER_CAVEAT,
+} from "./_csp_checks.ts";
 
 /** The directives a resource's `resourceDomains` feed, where the hostile entry is declared. */
 const RESOURCE_DIRECTIVES = ["script-src", "style-src", "img-src", "font-src", "media-src"];
-
-let flagCount = 0;
-function flagName(): string {
-  return `__conformanceFlag${++flagCount}`;
-}
 
 /** The CSP tests. */
 export const CSP: SuiteTest[] = [
@@ -292,6 +255,30 @@ export const CSP: SuiteTest[] = [
       );
       if (match.line !== undefined) t.note(`Logged: ${match.line.slice(0, 200)}`);
     },
+  },
+  {
+    id: "security/csp-scheme-sources",
+    name: "The declared policy runs no data: or blob: script and no blob: worker",
+    clause: "SHOULD NOT",
+    vantage: "in-view",
+    manual: false,
+    caveat:
+      "SHOULD NOT, not MUST NOT: the spec builds script-src from 'self', 'unsafe-inline' and the declared " +
+      "resourceDomains, so data: and blob: are a loosening, but its no-loosening MUST speaks of undeclared " +
+      "domains, which schemes are not (and 'unsafe-inline' already runs any inline code); without ui.csp the " +
+      `restrictive default is a MUST (security/csp-default-scheme-sources). ${WORKER_CAVEAT}`,
+    run: expectSchemeSourcesBlocked,
+  },
+  {
+    id: "security/csp-default-scheme-sources",
+    name: "Without declared CSP, no data: or blob: script and no blob: worker runs",
+    clause: "MUST NOT",
+    vantage: "in-view",
+    manual: false,
+    launcher: "run_conformance_nocsp",
+    caveat: "MUST NOT: when ui.csp is omitted the host MUST use the spec's default, whose script-src is " +
+      `'self' 'unsafe-inline' with no data: or blob: (it MAY restrict further, never loosen). ${WORKER_CAVEAT}`,
+    run: expectSchemeSourcesBlocked,
   },
   {
     id: "security/csp-default-deny",

@@ -156,6 +156,56 @@ export function probeScript(
   });
 }
 
+/** A script source that needs no network: a `data:` URL or a `blob:` URL the View makes itself. */
+export type SchemeSource = "data" | "blob";
+
+/** A URL of `scheme` holding `code`, and how to let go of it. */
+function schemeUrl(scheme: SchemeSource, code: string): { url: string; release: () => void } {
+  if (scheme === "data") {
+    return { url: `data:text/javascript,${encodeURIComponent(code)}`, release: () => {} };
+  }
+  const url = URL.createObjectURL(new Blob([code], { type: "text/javascript" }));
+  return { url, release: () => URL.revokeObjectURL(url) };
+}
+
+/** Loads a `<script src>` of `scheme` that sets its global; `allowed` when it ran. */
+export async function probeSchemeScript(
+  doc: Document,
+  scheme: SchemeSource,
+  flag: string,
+  timeoutMs = 3_000,
+): Promise<LoadVerdict> {
+  const { url, release } = schemeUrl(scheme, `globalThis.${flag} = true;`);
+  try {
+    return await probeScript(doc, url, flag, timeoutMs);
+  } finally {
+    release();
+  }
+}
+
+/** Starts a Worker from a `blob:` URL that posts one message back; `allowed` when the message arrived. */
+export function probeBlobWorker(timeoutMs = 3_000): Promise<LoadVerdict> {
+  const { url, release } = schemeUrl("blob", "postMessage('conformance-worker');");
+  return new Promise((resolve) => {
+    let worker: Worker | undefined;
+    const finish = (verdict: LoadVerdict) => {
+      clearTimeout(timer);
+      worker?.terminate();
+      release();
+      resolve(verdict);
+    };
+    const timer = setTimeout(() => finish("timeout"), timeoutMs);
+    try {
+      worker = new Worker(url);
+    } catch {
+      // Some browsers refuse a worker the policy forbids in the constructor.
+      return finish("blocked");
+    }
+    worker.onmessage = () => finish("allowed");
+    worker.onerror = () => finish("blocked");
+  });
+}
+
 /** Embeds a control `frame.html`; `allowed` when the frame posted its "loaded" message. */
 export function probeFrame(
   doc: Document,
