@@ -73,7 +73,7 @@ export async function serveCommand(args: string[], io: CliIo, signal?: AbortSign
       allowHosts,
       appHtml: () => html,
       signal: controller.signal,
-      onListening: (_url, serving) => io.out(banner(serving, allowHosts.length > 0)),
+      onListening: (_url, serving) => io.out(banner(serving, allowHosts.length > 0 || !onLoopback(listen))),
     });
   } catch (error) {
     if (error instanceof Deno.errors.AddrInUse) {
@@ -91,8 +91,11 @@ export async function serveCommand(args: string[], io: CliIo, signal?: AbortSign
   return EXIT.ok;
 }
 
-/** What `serve` prints once everything listens: every endpoint, then what to do. */
-export function banner(serving: Serving, tunnelled: boolean): string {
+/**
+ * What `serve` prints once everything listens: every endpoint, then what to do. `reachedFromElsewhere` (a
+ * tunnel's host name allowed, or a bind beyond loopback) adds a note when the control origins are local.
+ */
+export function banner(serving: Serving, reachedFromElsewhere: boolean): string {
   const { controls } = serving;
   const lines = [`conformance MCP server listening on ${serving.server.url}`];
   if (serving.secondServer !== null) {
@@ -104,7 +107,7 @@ export function banner(serving: Serving, tunnelled: boolean): string {
     `CSP control origins (${serving.localControls ? "local" : "public"}): declared ${controls.declared}, ` +
       `undeclared ${controls.undeclared}`,
   );
-  if (serving.localControls && tunnelled) {
+  if (serving.localControls && reachedFromElsewhere) {
     lines.push(
       "Note: the control origins listen on this machine's loopback; a host reached through a tunnel cannot " +
         "load them. Use --csp-origins public for it",
@@ -121,4 +124,9 @@ export function banner(serving: Serving, tunnelled: boolean): string {
 function sameAddress(a: string, b: string): boolean {
   const [first, second] = [parseListen(a), parseListen(b)];
   return first.port !== 0 && first.port === second.port && first.hostname === second.hostname;
+}
+
+function onLoopback(listen: string): boolean {
+  const { hostname } = parseListen(listen);
+  return hostname === "localhost" || hostname === "::1" || hostname.startsWith("127.");
 }

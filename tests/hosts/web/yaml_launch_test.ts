@@ -92,6 +92,32 @@ Deno.test({
 });
 
 Deno.test({
+  name: "launch steps run before the prompt when a YAML host gives both",
+  ignore: chromiumPath() === null,
+  sanitizeResources: false,
+  sanitizeOps: false,
+}, async () => {
+  await using listeners = await startReferenceListeners({ appHtml: loadSuiteHtml, variant: null });
+  const yaml = `hosts:
+  - id: reference-steps-then-prompt
+    kind: web
+    url: ${listeners.hostPageUrl.href}
+    launch: [{ waitFor: "${CHAT_SURFACE.ready}" }, { click: "${CHAT_SURFACE.composer}" }]
+    prompt: { selector: "${CHAT_SURFACE.composer}", key: Enter, text: "Please call {launcher} now." }
+    conversation: { selector: "${CHAT_SURFACE.conversation}" }
+    live: false
+`;
+  const [entry] = configHosts(parseConfig(yaml, "both.yaml")) as AppsHostEntry[];
+  assert.ok(entry!.capabilities.includes("conversationContains"));
+  const outcomes = await run(entry!, ["apps/lifecycle/tool-input"]);
+  assert.equal(
+    outcomes.get("apps/lifecycle/tool-input")?.status,
+    "PASS",
+    JSON.stringify(Object.fromEntries(outcomes)),
+  );
+});
+
+Deno.test({
   name: "a launch step that finds nothing fails the render with the step named, not a 120 s frame search",
   ignore: chromiumPath() === null,
   sanitizeResources: false,
