@@ -73,8 +73,8 @@ export class McpUiHost extends BrowserHost {
   /**
    * Renders `launcher` the way a user of the page does: a click on its button in the tool list. Every launch
    * but the first starts from a fresh page load (a new session): the walkthrough's `App` keeps one `ToolUI`,
-   * and `AppRenderer` keeps its bridge and sandbox frame across a change of tool, so a second tool on the same
-   * page would be written into the first one's View.
+   * and `AppRenderer` keeps its bridge and sandbox frame across a change of tool, so on the same page the
+   * second tool's result and HTML go to the first tool's View and the second View never renders (seen here).
    */
   async launch(launcher: LauncherName): Promise<SuiteBridge> {
     const page = this.page;
