@@ -115,7 +115,7 @@ const LaunchStepSchema: z.ZodType<LaunchStep> = z.unknown().transform((value, ct
           ctx.addIssue({
             code: "custom",
             path: [key],
-            message: `a ${kind} step has no "${key}"${hint ? `: did you mean "${hint}"?` : ""} It takes ${
+            message: `a ${kind} step has no "${key}"${hint ? `: did you mean "${hint}"?` : "."} It takes ${
               allowed.join(", ")
             }`,
           });
@@ -154,7 +154,7 @@ export function placeholderProblem(text: string): string | null {
     const name = match[1]!;
     if ((STEP_PLACEHOLDERS as readonly string[]).includes(name)) continue;
     const hint = closest(name, STEP_PLACEHOLDERS);
-    return `unknown placeholder "{${name}}"${hint ? `: did you mean "{${hint}}"?` : ""} Placeholders are ${
+    return `unknown placeholder "{${name}}"${hint ? `: did you mean "{${hint}}"?` : "."} Placeholders are ${
       STEP_PLACEHOLDERS.map((known) => `{${known}}`).join(" and ")
     }`;
   }
