@@ -13,6 +13,8 @@
  */
 import { BASELINE_ENV_ALLOW, projectEnv, readEnv } from "../../src/exec/env.ts";
 import { groupAlive, killGroup } from "../../src/exec/process_group.ts";
+import { dirname } from "node:path";
+import { shimPath } from "../cli/_installed.ts";
 import { resolveBinary } from "../cli/_real_host.ts";
 
 /** The registry id, and the name of the shim `hosts:install` writes. */
@@ -140,7 +142,9 @@ export async function startInspector(options: StartInspectorOptions): Promise<In
     await Deno.remove(home, { recursive: true }).catch(() => {});
     if (error instanceof Deno.errors.NotFound) {
       throw new Error(
-        `The MCP Inspector is not installed ("${binary}" not found): run "deno task hosts:install --only mcp-inspector"`,
+        `The MCP Inspector ("${binary}") was not found: install it with "deno task hosts:install --only ` +
+          `mcp-inspector"; the compiled binary also needs its shim folder first on PATH ` +
+          `(export PATH="${dirname(shimPath(MCP_INSPECTOR_ID))}:$PATH")`,
       );
     }
     throw error;
