@@ -1,7 +1,8 @@
 /**
  * A web host described in YAML, pointed at the reference host page and driven only through its DOM (composer,
- * conversation, send button, theme setting), must give the same result as the built-in `reference` host for
- * every catalogue test it can service; the tests it cannot service SKIP as unsupported.
+ * conversation, send button, theme setting, close and cancel buttons), must give the same result as the
+ * built-in `reference` host for every catalogue test it can service; the tests it cannot service SKIP as
+ * unsupported.
  */
 import assert from "node:assert/strict";
 import { configHosts } from "../../../hosts/from_config.ts";
@@ -30,6 +31,8 @@ function referenceYaml(url: string): string {
     themeToggle: { selector: '[data-theme-choice="{to}"]' }
     dialogs: { download: [Download], sampling: [Allow] }
     signedIn: "${CHAT_SURFACE.ready}"
+    teardown: [{ click: "${CHAT_SURFACE.close}" }]
+    cancel: [{ click: "${CHAT_SURFACE.cancel}" }]
     live: false
 `;
 }
@@ -92,7 +95,14 @@ Deno.test({
     compared.push(test);
   }
   assert.ok(compared.length >= 40, `most of the catalogue compares (${compared.length}; skipped ${skipped})`);
-  for (const manual of ["apps/messages/add-to-conversation", "apps/context/theme-change-notify"]) {
+  for (
+    const manual of [
+      "apps/messages/add-to-conversation",
+      "apps/context/theme-change-notify",
+      // Through the page's own "Cancel tool" button (the YAML cancel: steps).
+      "apps/lifecycle/tool-cancelled",
+    ]
+  ) {
     assert.ok(compared.includes(manual), `${manual} runs through the YAML host's DOM steps`);
   }
 });
