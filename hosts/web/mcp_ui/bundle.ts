@@ -11,7 +11,6 @@
 import type * as esbuild from "esbuild";
 import { dirname } from "node:path";
 import { fileURLToPath as fromFileUrl } from "node:url";
-import { escapeScriptClose } from "../../../suite/apps/build.ts";
 import { pageBundle } from "../page_bundle.ts";
 import { MCP_UI_CONFIG_ELEMENT_ID, type McpUiPageConfig } from "./page_config.ts";
 
@@ -60,12 +59,12 @@ export function buildMcpUiPageScript(): Promise<string> {
   return HOST_PAGE.build();
 }
 
-/** The page HTML: a React root, the config element and the inlined bundle. */
+/** The page HTML: a React root, the config element and the inlined bundle (every `</script` escaped). */
 export function mcpUiPageHtml(script: string, config: McpUiPageConfig): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>MCP Apps Client Demo</title>` +
     `</head><body><div id="root"></div>` +
     `<script id="${MCP_UI_CONFIG_ELEMENT_ID}" type="application/json">${
       JSON.stringify(config).replaceAll("<", "\\u003c")
     }</script>` +
-    `<script>${escapeScriptClose(script)}</script></body></html>`;
+    `<script>${script.replace(/<\/(script)/gi, "<\\/$1")}</script></body></html>`;
 }
