@@ -35,6 +35,11 @@ export interface ReferenceListenerOptions {
    * the CSP tests' positive controls cannot load, which must read as "not testable", never as the host's FAIL.
    */
   readonly unreachableDeclaredControl?: boolean;
+  /**
+   * MCP endpoints the host page connects to instead of this run's own servers (which still start): a test of
+   * a YAML host whose `server:` the harness starts points the page at that one.
+   */
+  readonly mcpUrls?: { readonly main: string; readonly second: string };
 }
 
 interface Listener {
@@ -136,8 +141,8 @@ export async function startReferenceListeners(
     });
     closers.push(secondServer.close);
     const config: HostPageConfig = {
-      mcpUrl: server.url.href,
-      secondMcpUrl: secondServer.url.href,
+      mcpUrl: options.mcpUrls?.main ?? server.url.href,
+      secondMcpUrl: options.mcpUrls?.second ?? secondServer.url.href,
       sandboxUrl: sameOrigin
         ? `${hostPageOrigin}/sandbox.html`
         : `${sandbox.origin("localhost")}/sandbox.html`,

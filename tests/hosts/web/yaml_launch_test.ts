@@ -92,6 +92,43 @@ Deno.test({
 });
 
 Deno.test({
+  name:
+    "with server:, the host page talks to the harness's own server and the teardown tests are judged from its log",
+  ignore: chromiumPath() === null,
+  sanitizeResources: false,
+  sanitizeOps: false,
+}, async () => {
+  const [port, second] = freePorts();
+  const main = `http://127.0.0.1:${port}/mcp`;
+  await using listeners = await startReferenceListeners({
+    appHtml: loadSuiteHtml,
+    variant: null,
+    mcpUrls: { main, second: `http://127.0.0.1:${second}/mcp` },
+  });
+  const yaml = launchYaml(listeners.hostPageUrl.href).replace(
+    "    live: false\n",
+    `    server: { listen: "127.0.0.1:${port}", second: "127.0.0.1:${second}" }\n    live: false\n`,
+  );
+  const [entry] = configHosts(parseConfig(yaml, "served.yaml")) as AppsHostEntry[];
+  const ids = [
+    "apps/lifecycle/tool-input",
+    "apps/lifecycle/tool-cancelled",
+    "apps/lifecycle/teardown-notify",
+    "apps/lifecycle/teardown-await",
+    "apps/visibility/cross-server-blocked",
+  ];
+  const outcomes = await run(entry!, ids);
+  const summary = JSON.stringify(Object.fromEntries(outcomes));
+  for (const id of ids.slice(0, 4)) assert.equal(outcomes.get(id)?.status, "PASS", `${id}: ${summary}`);
+  // Its positive control is the model's tool list (readModelToolList), which no DOM-driven host can read.
+  const cross = outcomes.get("apps/visibility/cross-server-blocked");
+  assert.equal(cross?.status, "SKIP", summary);
+  assert.match(cross?.message ?? "", /No second server with second_server_probe is connected/);
+  // The listeners' own server saw nothing: every call went to the one the YAML host started.
+  assert.deepEqual(listeners.server.log.snapshot().toolCalls, []);
+});
+
+Deno.test({
   name: "launch steps run before the prompt when a YAML host gives both",
   ignore: chromiumPath() === null,
   sanitizeResources: false,
