@@ -7,10 +7,12 @@
  */
 import assert from "node:assert/strict";
 import { shimPath } from "../../../hosts/cli/_installed.ts";
+import { configHosts } from "../../../hosts/from_config.ts";
 import {
   MCP_INSPECTOR_HOST,
   mcpInspectorConfig,
   type McpInspectorHost,
+  mcpInspectorYaml,
 } from "../../../hosts/web/mcp_inspector.ts";
 import {
   freeLoopbackPort,
@@ -21,7 +23,8 @@ import {
 import { yamlHostCapabilities } from "../../../hosts/web/yaml_host.ts";
 import { binEnvName } from "../../../src/exec/find_executable.ts";
 import { groupAlive } from "../../../src/exec/process_group.ts";
-import { expectedStatus, loadExpectations } from "../../../src/expectations.ts";
+import { parseConfig } from "../../../src/config.ts";
+import { type ExpectationSet, expectedStatus, loadExpectations } from "../../../src/expectations.ts";
 import type { AppsHostEntry } from "../../../src/host.ts";
 import { compare, type Outcome } from "../../../src/outcome.ts";
 import { chromiumPath } from "../../../src/runner/chromium.ts";
@@ -42,6 +45,53 @@ function inspectorInstalled(): boolean {
 const ignore = !inspectorInstalled() || chromiumPath() === null;
 
 const EXPECTATIONS = new URL("../../../hosts/expectations/mcp-inspector.yaml", import.meta.url).pathname;
+
+const SETTINGS: RunSettings = {
+  live: false,
+  mockModel: false,
+  timeoutMultiplier: 1,
+  headful: false,
+  trace: "off",
+  outDir: null,
+  signal: new AbortController().signal,
+};
+
+/** Runs the apps catalogue (the tests `only` matches, or all) on `entry`; fails when its setup failed. */
+async function runApps(entry: AppsHostEntry, only?: RegExp): Promise<Map<string, Outcome>> {
+  const tests = appsDriver.list(entry, SETTINGS).filter((test) => only === undefined || only.test(test.id));
+  const outcomes = new Map<string, Outcome>();
+  await appsDriver.run(entry, tests, SETTINGS, {
+    started: () => {},
+    finished: (_host, test, outcome) => outcomes.set(test, outcome),
+  });
+  assert.equal(outcomes.size, tests.length, "every planned test is reported");
+  const setupFailed = [...outcomes.values()].find((outcome) =>
+    /Host setup failed/.test(outcome.message ?? "")
+  );
+  assert.equal(setupFailed, undefined, `the installed Inspector starts: ${setupFailed?.message}`);
+  return outcomes;
+}
+
+/** The results that are not as the Inspector's expectations say, or carry no reason though not PASS. */
+function surprisesOf(
+  outcomes: ReadonlyMap<string, Outcome>,
+  sets: ReadonlyMap<string, ExpectationSet>,
+): string[] {
+  const surprises: string[] = [];
+  for (const [test, outcome] of outcomes) {
+    if (outcome.status !== "PASS" && (outcome.message ?? "").trim() === "") {
+      surprises.push(`${test}: ${outcome.status} without a reason`);
+    }
+    const expected = expectedStatus(sets, MCP_INSPECTOR_ID, test);
+    const verdict = compare({ status: outcome.status, expected: expected.status });
+    if (verdict !== "expected") {
+      surprises.push(
+        `${test}: ${outcome.status} (${outcome.message ?? ""}), expected ${expected.status}: ${verdict}`,
+      );
+    }
+  }
+  return surprises;
+}
 
 Deno.test("the MCP Inspector's description is a YAML web host: launched by steps, closed by its own button, no cancel", () => {
   const config = mcpInspectorConfig({ id: "my-inspector", uiPort: 6274, listen: "127.0.0.1:6280" });
@@ -109,44 +159,15 @@ Deno.test({
       return host;
     },
   };
-  const settings: RunSettings = {
-    live: false,
-    mockModel: false,
-    timeoutMultiplier: 1,
-    headful: false,
-    trace: "off",
-    outDir: null,
-    signal: new AbortController().signal,
-  };
-  const tests = appsDriver.list(entry, settings);
-  const outcomes = new Map<string, Outcome>();
-  await appsDriver.run(entry, tests, settings, {
-    started: () => {},
-    finished: (_host, test, outcome) => outcomes.set(test, outcome),
-  });
-  assert.equal(outcomes.size, tests.length, "every planned test is reported");
-  const setupFailed = [...outcomes.values()].find((outcome) =>
-    /Host setup failed/.test(outcome.message ?? "")
+  const outcomes = await runApps(entry);
+  assert.deepEqual(
+    surprisesOf(outcomes, sets),
+    [],
+    "every result is as hosts/expectations/mcp-inspector.yaml says",
   );
-  assert.equal(setupFailed, undefined, `the installed Inspector starts: ${setupFailed?.message}`);
-
-  const surprises: string[] = [];
-  for (const [test, outcome] of outcomes) {
-    if (outcome.status !== "PASS") {
-      assert.ok((outcome.message ?? "").trim() !== "", `${test} ${outcome.status} carries a reason`);
-    }
-    const expected = expectedStatus(sets, MCP_INSPECTOR_ID, test);
-    const verdict = compare({ status: outcome.status, expected: expected.status });
-    if (verdict !== "expected") {
-      surprises.push(
-        `${test}: ${outcome.status} (${outcome.message ?? ""}), expected ${expected.status}: ${verdict}`,
-      );
-    }
-  }
   for (const test of sets.get(MCP_INSPECTOR_ID)?.tests.keys() ?? []) {
-    if (!outcomes.has(test)) surprises.push(`${test}: listed in ${EXPECTATIONS} but not in the catalogue`);
+    assert.ok(outcomes.has(test), `${test}: listed in ${EXPECTATIONS} but not in the catalogue`);
   }
-  assert.deepEqual(surprises, [], "every result is as hosts/expectations/mcp-inspector.yaml says");
   assert.ok(
     [...outcomes.values()].filter((outcome) => outcome.status === "PASS").length >= 35,
     "most of the catalogue runs and passes on the Inspector",
@@ -167,4 +188,33 @@ Deno.test({
     );
     assert.ok(closed, `${endpoint} no longer answers`);
   }
+});
+
+Deno.test({
+  name:
+    "the same YAML drives an Inspector started by hand: a config-file host gives the built-in host's results",
+  ignore,
+  sanitizeResources: false,
+  sanitizeOps: false,
+}, async () => {
+  const sets = await loadExpectations([EXPECTATIONS]);
+  // As a user would: the Inspector on a port of their choosing, pointed where server.listen says.
+  const uiPort = freeLoopbackPort();
+  const listen = `127.0.0.1:${freeLoopbackPort()}`;
+  await using _inspector = await startInspector({ serverUrl: `http://${listen}/mcp`, uiPort });
+  const config = parseConfig(mcpInspectorYaml({ id: "my-inspector", uiPort, listen }), "my-inspector.yaml");
+  const [entry] = configHosts(config) as AppsHostEntry[];
+  assert.ok(entry !== undefined && entry.requiresLive === undefined);
+  const some =
+    /^apps\/(lifecycle\/(tool-input|teardown-notify|teardown-await|tool-cancelled)|visibility\/app-tool-call-guard|context\/toolinfo-matches)$/;
+  const outcomes = await runApps(entry, some);
+  assert.equal(outcomes.size, 6);
+  assert.deepEqual(
+    surprisesOf(outcomes, sets),
+    [],
+    "the hand-started Inspector gives the built-in host's results",
+  );
+  assert.equal(outcomes.get("apps/lifecycle/tool-input")?.status, "PASS");
+  assert.equal(outcomes.get("apps/lifecycle/teardown-notify")?.status, "FAIL");
+  assert.match(outcomes.get("apps/lifecycle/tool-cancelled")?.message ?? "", /does not support "cancelTool"/);
 });
