@@ -15,6 +15,7 @@ import { didYouMean } from "../suggest.ts";
 import { booleanFlag, type CommandSpec, listFlag, oneOf, parseCommandLine, stringFlag } from "./args.ts";
 import { HELP } from "./help.ts";
 import { knownHosts, resolveHosts } from "./hosts.ts";
+import { checkPrerequisites } from "./preflight.ts";
 import type { CliIo } from "./io.ts";
 import { writeUpdatedExpectations } from "./update_expectations.ts";
 import { builtInExpectationsDir } from "../../hosts/expectations.ts";
@@ -189,6 +190,11 @@ export async function planRun(
       `No test matches the filters (--suite, --tier, --grep). Run "conformance list tests"`,
     );
   }
+  await checkPrerequisites(plan.map((item) => item.entry), {
+    named: new Set(options.hosts),
+    configHosts: new Set(config.hosts.map((host) => host.id)),
+    configSource: config.source,
+  });
   return { plan, all, goldenPaths };
 }
 
