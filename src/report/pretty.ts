@@ -12,6 +12,7 @@ import { STATUS_MARK } from "./board_grid.ts";
 import { redact } from "./redact.ts";
 import type { Reporter, ReportPlan, TextSink } from "./reporter.ts";
 import type { RunReport } from "./schema.ts";
+import { formatSkipGroups, groupSkips } from "./skip_reasons.ts";
 
 /** Options of {@linkcode PrettyReporter}. */
 export interface PrettyOptions {
@@ -90,6 +91,8 @@ export class PrettyReporter implements Reporter {
       for (const result of attention) this.#options.out.write(`${this.#line(result)}\n`);
       this.#options.out.write("\n");
     }
+    const skips = formatSkipGroups(groupSkips(report.results));
+    if (skips !== null) this.#options.out.write(`${this.#style("gray", skips)}\n`);
     this.#options.out.write(`${this.summaryLine(report)}\n`);
     return Promise.resolve();
   }

@@ -47,6 +47,7 @@ Deno.test("without a terminal: one plain line per result, then attention list an
     "11 results: 2 passed, 2 failed, 1 warned, 1 info, 3 skipped, 1 timed out, 1 errored · " +
       "3 unexpected, 1 stale expectation · 1.2s",
   );
+  assert.equal(lines.at(-3), "3 skipped: 2 × images unsupported; 1 × binary absent", "SKIPs by reason");
 });
 
 Deno.test("on a terminal: a live progress line rewritten in place, with counts and the running test", async () => {
@@ -113,4 +114,12 @@ Deno.test("an interrupted run says so in the summary", () => {
   const { reporter, report } = run({ isTTY: false, color: false });
   report.run.incomplete = true;
   assert.match(reporter.summaryLine(report), / · INCOMPLETE run · /);
+});
+
+Deno.test("on a terminal too, the closing lines group the SKIPs by reason", async () => {
+  const { out, reporter, report } = run({ isTTY: true, color: false, columns: 80 });
+  await reporter.finish(report);
+  const lines = out.text().split("\n");
+  assert.equal(lines.at(-3), "3 skipped: 2 × images unsupported; 1 × binary absent");
+  assert.match(lines.at(-2)!, /^11 results: /);
 });
