@@ -7,7 +7,8 @@
  * Inspector itself (hosts/web/mcp_inspector_process.ts), on free loopback ports, pointed at the server.
  *
  * The launch, as a person does it: turn the server's connect switch on, open the Apps tab, close the View a
- * previous launch left open, pick the launcher's card, press Open App. The Inspector has its own close control
+ * previous launch left open, pick the launcher's card, stage a partial input (its own control for sending
+ * `tool-input-partial`, so `lifecycle/tool-input-partial-stop` has something to judge), press Open App. The Inspector has its own close control
  * (the View panel's Close button), so the teardown tests run; it has no control that cancels a tool call, so
  * `lifecycle/tool-cancelled` SKIPs as unsupported.
  *
@@ -71,6 +72,8 @@ export function mcpInspectorYaml(options: McpInspectorYamlOptions = {}): string 
         optional: true
         timeoutMs: 500
       - click: 'button:has(p:text-is("{launcher}"))'
+      # Its own control for partial input: the form's (empty) arguments, sent as tool-input-partial first.
+      - click: "role=button[name='Stage partial input']"
       - click: "role=button[name='Open App']"
     teardown:
       - click: "[data-testid=apps-form] button[aria-label=Close]"

@@ -168,6 +168,8 @@ Deno.test({
   for (const test of sets.get(MCP_INSPECTOR_ID)?.tests.keys() ?? []) {
     assert.ok(outcomes.has(test), `${test}: listed in ${EXPECTATIONS} but not in the catalogue`);
   }
+  const partial = outcomes.get("apps/lifecycle/tool-input-partial-stop");
+  assert.equal(partial?.status, "PASS", `the staged partial input reaches the View: ${partial?.message}`);
   assert.ok(
     [...outcomes.values()].filter((outcome) => outcome.status === "PASS").length >= 35,
     "most of the catalogue runs and passes on the Inspector",
