@@ -1,13 +1,31 @@
 /**
- * `conformance doctor`: what is installed and configured. Credentials are reported by presence only.
+ * `conformance doctor`: what is installed and configured. Every path it prints is one it found to exist; the
+ * pinned programs (the agent CLIs and the MCP Inspector) show the installed version beside the pin, read from
+ * the proof `deno task hosts:install` records per package (`.conformance-verified`) rather than by running each
+ * program. Credentials are reported by presence only.
+ *
+ * Exit code: 0, or 1 when a prerequisite of the default run (`fake`, `fake-minimal`, `reference`) is missing,
+ * which today means the browser the reference host needs.
  *
  * @module
  */
+import { join } from "node:path";
 import { EXIT } from "../errors.ts";
 import { booleanFlag, type CommandSpec, parseCommandLine } from "./args.ts";
 import { HELP } from "./help.ts";
 import type { CliIo } from "./io.ts";
+import { browserProblem } from "./preflight.ts";
+import { binEnvName } from "../exec/find_executable.ts";
+import { isPermissionRefusal } from "../permissions.ts";
+import { chromiumPath } from "../runner/chromium.ts";
 import { HOSTS } from "../../hosts/registry.ts";
+import {
+  packagePrefix,
+  PINNED_APPS_HOSTS,
+  PINNED_HOSTS,
+  type PinnedHost,
+  shimPath,
+} from "../../hosts/cli/_installed.ts";
 
 const SPEC: CommandSpec = {
   name: "doctor",
@@ -26,7 +44,111 @@ const CREDENTIALS = [
   "OPENROUTER_API_KEY",
 ];
 
-const BROWSERS = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"];
+/** The proof file `tools/install_hosts.ts` writes into a package's prefix once its `--version` matched. */
+const VERIFIED = ".conformance-verified";
+
+/** What doctor knows of one pinned program. */
+export interface PinnedStatus {
+  readonly host: string;
+  readonly binary: string;
+  readonly pinned: string;
+  /** The version line `hosts:install` recorded, or `null` when there is no proof. */
+  readonly installed: string | null;
+  /** `ok`: the recorded version is the pin; `mismatch`: another one; `absent`: not installed; `unknown`. */
+  readonly state: "ok" | "mismatch" | "absent" | "unknown";
+  readonly note?: string;
+}
+
+/**
+ * The installed version of a pinned program, from the proof `hosts:install` recorded: the proof holds the shim
+ * text, `---`, then the first line `--version` printed. A proof for another shim text is stale.
+ */
+export async function pinnedStatus(pin: PinnedHost, cacheDir?: string): Promise<PinnedStatus> {
+  const base = { host: pin.host, binary: pin.binary, pinned: pin.pkg.version };
+  const override = Deno.env.get(binEnvName(pin.host));
+  if (override) {
+    return {
+      ...base,
+      installed: null,
+      state: "unknown",
+      note: `${binEnvName(pin.host)} overrides it; its version is not recorded`,
+    };
+  }
+  const shim = shimPath(pin.binary, cacheDir);
+  const proof = join(packagePrefix(pin.pkg, cacheDir), VERIFIED);
+  let shimText: string;
+  let proofText: string;
+  try {
+    shimText = await Deno.readTextFile(shim);
+  } catch (error) {
+    if (isPermissionRefusal(error)) {
+      return {
+        ...base,
+        installed: null,
+        state: "unknown",
+        note: "the install cache is outside the read permission",
+      };
+    }
+    return { ...base, installed: null, state: "absent", note: 'run "deno task hosts:install"' };
+  }
+  try {
+    proofText = await Deno.readTextFile(proof);
+  } catch {
+    return {
+      ...base,
+      installed: null,
+      state: "unknown",
+      note: 'no recorded version: run "deno task hosts:install"',
+    };
+  }
+  if (!proofText.startsWith(`${shimText}\n---\n`)) {
+    return {
+      ...base,
+      installed: null,
+      state: "unknown",
+      note: 'stale proof: run "deno task hosts:install --verify"',
+    };
+  }
+  const installed = proofText.slice(shimText.length + 5).trim().split("\n")[0] ?? "";
+  return installed.includes(pin.pkg.version)
+    ? { ...base, installed, state: "ok" }
+    : { ...base, installed, state: "mismatch", note: 'reinstall with "deno task hosts:install --force"' };
+}
+
+/** Everything doctor reports, as `--json` prints it. */
+export interface DoctorReport {
+  readonly browser: string | null;
+  readonly hosts: readonly { id: string; binary: string; path: string | null }[];
+  readonly pinned: readonly PinnedStatus[];
+  readonly credentials: readonly { name: string; present: boolean }[];
+  /** Missing prerequisites of the default run; doctor exits 1 when there is any. */
+  readonly problems: readonly string[];
+}
+
+/** Gathers the report. */
+export async function diagnose(): Promise<DoctorReport> {
+  const hosts = await Promise.all(
+    HOSTS.flatMap((entry) => entry.kind === "cli" ? [entry] : []).map(async (entry) => ({
+      id: entry.id,
+      binary: entry.runner.binary,
+      path: await entry.runner.detect(),
+    })),
+  );
+  const problem = await browserProblem("reference", {
+    named: new Set(),
+    configHosts: new Set(),
+    configSource: null,
+  });
+  const pinned = await Promise.all([...PINNED_HOSTS, ...PINNED_APPS_HOSTS].map((pin) => pinnedStatus(pin)));
+  const credentials = CREDENTIALS.map((name) => ({ name, present: Boolean(Deno.env.get(name)) }));
+  return {
+    browser: problem === null ? chromiumPath() : null,
+    hosts,
+    pinned,
+    credentials,
+    problems: problem === null ? [] : [problem],
+  };
+}
 
 /** The `doctor` subcommand. */
 export async function doctorCommand(args: string[], io: CliIo): Promise<number> {
@@ -35,30 +157,31 @@ export async function doctorCommand(args: string[], io: CliIo): Promise<number> 
     io.out(`${HELP.doctor}\n`);
     return EXIT.ok;
   }
-  const hosts = await Promise.all(
-    HOSTS.filter((e) => e.kind === "cli").map(async (e) => ({
-      id: e.id,
-      binary: e.kind === "cli" ? e.runner.binary : "",
-      path: e.kind === "cli" ? await e.runner.detect() : null,
-    })),
-  );
-  const override = Deno.env.get("CONFORMANCE_CHROMIUM");
-  const browser = override ?? BROWSERS.find((path) => {
-    try {
-      return Deno.statSync(path).isFile;
-    } catch {
-      return false;
-    }
-  }) ?? null;
-  const credentials = CREDENTIALS.map((name) => ({ name, present: Boolean(Deno.env.get(name)) }));
+  const report = await diagnose();
+  const code = report.problems.length > 0 ? EXIT.unexpected : EXIT.ok;
   if (booleanFlag(parsed, "json")) {
-    io.out(`${JSON.stringify({ hosts, browser, credentials }, null, 2)}\n`);
-    return EXIT.ok;
+    io.out(`${JSON.stringify(report, null, 2)}\n`);
+    return code;
   }
-  io.out(`browser: ${browser ?? "not found (apt-get install chromium, or set CONFORMANCE_CHROMIUM)"}\n`);
-  io.out("agent CLIs:\n");
-  for (const host of hosts) io.out(`  ${host.id.padEnd(14)} ${host.path ?? `not found (${host.binary})`}\n`);
+  io.out(`browser: ${report.browser ?? `missing: ${report.problems[0] ?? ""}`}\n`);
+  const shown = (host: DoctorReport["hosts"][number]) => host.path ?? `not found (${host.binary})`;
+  const width = Math.max(...report.hosts.map((host) => shown(host).length));
+  const version = (host: string) => {
+    const pin = report.pinned.find((candidate) => candidate.host === host);
+    if (pin === undefined) return "";
+    const note = pin.note ? `  (${pin.note})` : "";
+    return `  ${pin.state === "ok" ? "" : `${pin.state.toUpperCase()} `}${
+      pin.installed ?? "-"
+    } / pinned ${pin.pinned}${note}`;
+  };
+  io.out("agent CLIs (path, installed / pinned version):\n");
+  for (const host of report.hosts) {
+    io.out(`  ${host.id.padEnd(14)} ${shown(host).padEnd(width)}${version(host.id)}`.trimEnd() + "\n");
+  }
+  io.out("MCP Apps hosts run from a package (installed / pinned version):\n");
+  for (const pin of PINNED_APPS_HOSTS) io.out(`  ${pin.host.padEnd(14)} ${version(pin.host).trimStart()}\n`);
   io.out("credentials (presence only):\n");
-  for (const c of credentials) io.out(`  ${c.name.padEnd(20)} ${c.present ? "set" : "-"}\n`);
-  return EXIT.ok;
+  for (const c of report.credentials) io.out(`  ${c.name.padEnd(20)} ${c.present ? "set" : "-"}\n`);
+  for (const line of report.problems) io.err(`conformance doctor: ${line}\n`);
+  return code;
 }

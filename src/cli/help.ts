@@ -110,8 +110,11 @@ DIR, by default \${XDG_CACHE_HOME:-~/.cache}/conformance/profiles/<host>, apart 
 
 const DOCTOR = `Usage: conformance doctor [--json]
 
-Reports what is installed and configured: each host's binary, the browser, and which credential variables are
-set (presence only, never values).`;
+Reports what is installed and configured: each host's binary, the browser, the installed version of each
+pinned program beside its pin (as "deno task hosts:install" recorded it), and which credential variables are
+set (presence only, never values). Every path printed exists.
+
+Exit codes: 0, or 1 when a prerequisite of the default run is missing (the browser the reference host needs).`;
 
 const MAIN = `conformance: checks whether a host honours the contract its users depend on.
 

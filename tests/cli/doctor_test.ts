@@ -1,0 +1,89 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { pinnedStatus } from "../../src/cli/doctor.ts";
+import { chromiumPath } from "../../src/runner/chromium.ts";
+import { conformanceArgv } from "../robustness/_harness.ts";
+import { packagePrefix, pinFor, shimPath } from "../../hosts/cli/_installed.ts";
+
+async function doctor(args: string[], env: Record<string, string>) {
+  const { binary, args: argv } = conformanceArgv(["doctor", ...args]);
+  const output = await new Deno.Command(binary, {
+    args: argv,
+    env,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    detached: true,
+  }).output();
+  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+  return { code: output.code, stdout: decode(output.stdout), stderr: decode(output.stderr) };
+}
+
+Deno.test("pinnedStatus reads the version hosts:install recorded, and tells absent, mismatched and stale apart", async () => {
+  const cache = await Deno.makeTempDir({ prefix: "conformance-doctor-" });
+  try {
+    const pin = pinFor("gemini")!;
+    assert.equal((await pinnedStatus(pin, cache)).state, "absent");
+    const shim = shimPath(pin.binary, cache);
+    await Deno.mkdir(join(cache, "bin"), { recursive: true });
+    await Deno.writeTextFile(shim, "#!/bin/sh\nexec gemini\n");
+    assert.match((await pinnedStatus(pin, cache)).note ?? "", /no recorded version/);
+    const proof = join(packagePrefix(pin.pkg, cache), ".conformance-verified");
+    await Deno.mkdir(packagePrefix(pin.pkg, cache), { recursive: true });
+    await Deno.writeTextFile(proof, `#!/bin/sh\nexec gemini\n\n---\n${pin.pkg.version}\n`);
+    assert.deepEqual(await pinnedStatus(pin, cache), {
+      host: "gemini",
+      binary: "gemini",
+      pinned: pin.pkg.version,
+      installed: pin.pkg.version,
+      state: "ok",
+    });
+    await Deno.writeTextFile(proof, "#!/bin/sh\nexec gemini\n\n---\n0.0.1\n");
+    const mismatch = await pinnedStatus(pin, cache);
+    assert.equal(mismatch.state, "mismatch");
+    assert.equal(mismatch.installed, "0.0.1");
+    await Deno.writeTextFile(proof, `#!/bin/sh\nexec other\n\n---\n${pin.pkg.version}\n`);
+    assert.match((await pinnedStatus(pin, cache)).note ?? "", /stale proof/);
+  } finally {
+    await Deno.remove(cache, { recursive: true });
+  }
+});
+
+Deno.test("doctor exits 1 when the default run's browser is missing, naming the fix", async () => {
+  const { code, stdout, stderr } = await doctor([], { CONFORMANCE_CHROMIUM: "/usr/bin/chromium-nope" });
+  assert.equal(code, 1, stderr);
+  assert.match(stdout, /^browser: missing: /m);
+  assert.match(stderr, /needs a browser: CONFORMANCE_CHROMIUM="\/usr\/bin\/chromium-nope"/);
+  assert.doesNotMatch(stderr, /\n\s+at /);
+});
+
+Deno.test({
+  name: "doctor --json: exit 0 with a browser; every path it reports exists; versions beside their pins",
+  ignore: chromiumPath() === null,
+}, async () => {
+  const cache = await Deno.makeTempDir({ prefix: "conformance-doctor-empty-" });
+  try {
+    const { code, stdout, stderr } = await doctor(["--json"], { CONFORMANCE_HOSTS_DIR: cache });
+    assert.equal(code, 0, stderr);
+    const report = JSON.parse(stdout) as {
+      browser: string;
+      hosts: { id: string; path: string | null }[];
+      pinned: { host: string; pinned: string; state: string }[];
+      problems: string[];
+    };
+    assert.deepEqual(report.problems, []);
+    assert.ok((await Deno.stat(report.browser)).isFile);
+    for (const host of report.hosts) {
+      if (host.path?.startsWith("/") && !host.path.startsWith("/proc/")) {
+        assert.ok((await Deno.stat(host.path)).isFile, host.id);
+      }
+    }
+    assert.ok(report.pinned.some((pin) => pin.host === "mcp-inspector"), "the Inspector's pin is reported");
+    assert.equal(
+      report.pinned.find((pin) => pin.host === "claude-code")?.pinned,
+      pinFor("claude-code")!.pkg.version,
+    );
+  } finally {
+    await Deno.remove(cache, { recursive: true });
+  }
+});
