@@ -172,6 +172,21 @@ export interface ServerLog {
   toolCalls: { name: string; arguments: unknown; at: number }[];
   /** Every `marker` posted through `conformance_server_log`, in order. */
   markers: { marker: string; at: number }[];
+  /**
+   * What the second server running in the same process received (`visibility/cross-server-blocked`);
+   * `null` when this server knows of none (a second server may still run elsewhere).
+   */
+  secondServer?: SecondServerLog | null;
+}
+
+/** The second server's vantage as the main server reports it: did a host connect to it, and what did it call. */
+export interface SecondServerLog {
+  /** Whether the second server received an `initialize`. */
+  initialized: boolean;
+  /** Whether the second server received a `tools/list`. */
+  toolsListed: boolean;
+  /** Every `tools/call` the second server received, in order. */
+  toolCalls: { name: string; arguments: unknown; at: number }[];
 }
 
 /** The `_meta.ui.csp` a resource declares (same shape as ext-apps `McpUiResourceCsp`). */

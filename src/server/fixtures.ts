@@ -20,7 +20,7 @@ import {
   withSuiteConfig,
 } from "../fixtures.ts";
 import type { LauncherName } from "../protocol.ts";
-import type { ServerLogRecorder } from "./server_log.ts";
+import { secondServerLogOf, type ServerLogRecorder } from "./server_log.ts";
 
 /** What {@linkcode registerFixtures} needs. */
 export interface FixtureContext {
@@ -30,6 +30,8 @@ export interface FixtureContext {
   readonly controls: ControlOrigins;
   /** Which listener this is: the main server or the second one (cross-server checks). */
   readonly server: "main" | "second";
+  /** The second server's log, when one runs in this process (reported by the log tool as `secondServer`). */
+  readonly secondServerLog?: ServerLogRecorder;
 }
 
 const LAUNCH_INPUT = z.object({ marker: z.string().optional(), filter: z.string().optional() });
@@ -95,10 +97,14 @@ function registerTool(server: McpServer, tool: FixtureTool, context: FixtureCont
         { description: tool.description, inputSchema: LOG_INPUT, _meta: meta },
         ({ marker }) => {
           if (marker !== undefined) context.log.recordMarker(marker);
-          const snapshot = context.log.snapshot();
+          const second = context.secondServerLog?.snapshot();
+          const answer = {
+            ...context.log.snapshot(),
+            secondServer: second === undefined ? null : secondServerLogOf(second),
+          };
           return {
-            content: [{ type: "text" as const, text: JSON.stringify(snapshot) }],
-            structuredContent: { ...snapshot },
+            content: [{ type: "text" as const, text: JSON.stringify(answer) }],
+            structuredContent: answer,
           };
         },
       );

@@ -82,9 +82,7 @@ export async function startServing(options: ServingOptions): Promise<Serving> {
       ...(options.allowOrigins ? { allowedOrigins: options.allowOrigins } : {}),
       ...(options.allowHosts ? { allowedHosts: options.allowHosts } : {}),
     };
-    const server = await startConformanceServer({ ...shared, ...main });
-    closers.push(server.close);
-    endpoints.push(server.url.href);
+    // The second server first: the main server's log tool reports what the second one received.
     let secondServer: ConformanceServer | null = null;
     if (second !== null) {
       secondServer = await startConformanceServer({
@@ -94,8 +92,14 @@ export async function startServing(options: ServingOptions): Promise<Serving> {
         serverName: "conformance-second",
       });
       closers.push(secondServer.close);
-      endpoints.push(secondServer.url.href);
     }
+    const server = await startConformanceServer({
+      ...shared,
+      ...main,
+      ...(secondServer ? { secondServerLog: secondServer.log } : {}),
+    });
+    closers.push(server.close);
+    endpoints.push(server.url.href, ...(secondServer ? [secondServer.url.href] : []));
     return { server, secondServer, controls, localControls, endpoints, close, [Symbol.asyncDispose]: close };
   } catch (error) {
     await close();

@@ -29,6 +29,11 @@ export interface ConformanceServerOptions {
   readonly serverName?: string;
   /** `"second"` serves only the second server's fixtures (cross-server checks); `"main"` by default. */
   readonly role?: "main" | "second";
+  /**
+   * The log of a second server in this process: `conformance_server_log` then reports what it received
+   * (`secondServer`), the server vantage of `visibility/cross-server-blocked`. Without it, `secondServer: null`.
+   */
+  readonly secondServerLog?: ServerLogRecorder;
 }
 
 /** A running conformance server; dispose it to stop listening. */
@@ -70,6 +75,7 @@ export async function startConformanceServer(options: ConformanceServerOptions):
       appHtml,
       controls: options.controls,
       server: options.role ?? "main",
+      ...(options.secondServerLog ? { secondServerLog: options.secondServerLog } : {}),
     });
     return server;
   });

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { ServerLog } from "../fixtures.ts";
+import type { SecondServerLog, ServerLog } from "../fixtures.ts";
 
 /** One JSON-RPC message the server received. */
 export interface ServerLogEntry {
@@ -76,6 +76,26 @@ export class ServerLogRecorder {
   clear(): void {
     for (const list of Object.values(this.#data)) list.length = 0;
   }
+}
+
+/**
+ * What a second server's log tells the main server's `conformance_server_log` answer: whether a client sent it
+ * `initialize` and `tools/list`, and every `tools/call` it received.
+ *
+ * @example
+ * ```ts
+ * import { ServerLogRecorder, secondServerLogOf } from "./server_log.ts";
+ * const second = new ServerLogRecorder();
+ * second.recordMessage({ jsonrpc: "2.0", id: 1, method: "initialize", params: {} });
+ * console.log(secondServerLogOf(second.snapshot())); // { initialized: true, toolsListed: false, toolCalls: [] }
+ * ```
+ */
+export function secondServerLogOf(log: ServerLogSnapshot): SecondServerLog {
+  return {
+    initialized: log.methods.some((entry) => entry.method === "initialize"),
+    toolsListed: log.methods.some((entry) => entry.method === "tools/list"),
+    toolCalls: log.toolCalls,
+  };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

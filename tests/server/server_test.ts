@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { startConformanceServer } from "../../src/server/server.ts";
-import { parseListen, serve } from "../../src/server/serve.ts";
-import { LAUNCH_RESULT_META, RESOURCE_URIS } from "../../src/fixtures.ts";
+import { parseListen, serve, startServing } from "../../src/server/serve.ts";
+import { LAUNCH_RESULT_META, RESOURCE_URIS, type ServerLog } from "../../src/fixtures.ts";
 
 const CONTROLS = { declared: "http://127.0.0.1:9", undeclared: "http://127.0.0.1:10" };
 const UI_EXTENSION = { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } };
@@ -62,6 +62,36 @@ Deno.test("the server log records initialize capabilities, reads and tool calls"
   assert.deepEqual(log.resourcesRead.map((read) => read.uri), [RESOURCE_URIS.run_conformance_nocsp]);
   assert.deepEqual(log.toolCalls.map((call) => call.name), ["conformance_server_log"]);
   assert.deepEqual(log.markers.map((entry) => entry.marker), ["teardown-receipt"]);
+});
+
+Deno.test("the log tool tells whether a client initialised and listed the second server, and what it called there", async () => {
+  const logOf = async (client: Client) =>
+    (await client.callTool({ name: "conformance_server_log", arguments: {} })).structuredContent as ServerLog;
+  await using serving = await startServing({ appHtml: () => "x", second: "127.0.0.1:0" });
+  await using main = await connect(serving.server.url);
+  assert.deepEqual((await logOf(main)).secondServer, {
+    initialized: false,
+    toolsListed: false,
+    toolCalls: [],
+  });
+  await using second = await connect(serving.secondServer!.url);
+  assert.deepEqual((await logOf(main)).secondServer, {
+    initialized: true,
+    toolsListed: false,
+    toolCalls: [],
+  });
+  await second.listTools();
+  await second.callTool({ name: "second_server_probe", arguments: { payload: "cross-1" } });
+  const seen = (await logOf(main)).secondServer;
+  assert.equal(seen?.initialized, true);
+  assert.equal(seen?.toolsListed, true);
+  assert.deepEqual(seen?.toolCalls.map(({ name, arguments: args }) => ({ name, args })), [
+    { name: "second_server_probe", args: { payload: "cross-1" } },
+  ]);
+  // A server with no second server beside it says so, rather than "not connected".
+  await using alone = await startConformanceServer({ appHtml: "x", controls: CONTROLS });
+  await using client = await connect(alone.url);
+  assert.equal((await logOf(client)).secondServer, null);
 });
 
 Deno.test("malformed JSON-RPC is answered with an error and the server keeps serving", async () => {

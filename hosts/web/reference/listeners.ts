@@ -130,8 +130,6 @@ export async function startReferenceListeners(
     closers.push(page.close);
     const hostPageOrigin = page.origin("127.0.0.1");
     const allowedOrigins = [hostPageOrigin];
-    const server = await startConformanceServer({ appHtml: options.appHtml, controls, allowedOrigins });
-    closers.push(server.close);
     const secondServer = await startConformanceServer({
       appHtml: options.appHtml,
       controls,
@@ -140,6 +138,14 @@ export async function startReferenceListeners(
       serverName: "conformance-second",
     });
     closers.push(secondServer.close);
+    // The main server's log tool reports what the second one received (cross-server-blocked's server vantage).
+    const server = await startConformanceServer({
+      appHtml: options.appHtml,
+      controls,
+      allowedOrigins,
+      secondServerLog: secondServer.log,
+    });
+    closers.push(server.close);
     const config: HostPageConfig = {
       mcpUrl: options.mcpUrls?.main ?? server.url.href,
       secondMcpUrl: options.mcpUrls?.second ?? secondServer.url.href,
