@@ -81,6 +81,12 @@ export function mcpInspectorYaml(options: McpInspectorYamlOptions = {}): string 
 `;
 }
 
+/**
+ * The description for an Inspector started by hand on its default UI port, pointed at
+ * `http://127.0.0.1:6280/mcp` (the worked example of a YAML host: copy it under an id of your own).
+ */
+export const MCP_INSPECTOR_YAML: string = mcpInspectorYaml({ id: "my-inspector" });
+
 /** The description of {@linkcode mcpInspectorYaml}, parsed and schema-checked as a config file is. */
 export function mcpInspectorConfig(options: McpInspectorYamlOptions = {}): WebHostConfig {
   const [host] = parseConfig(mcpInspectorYaml(options), "hosts/web/mcp_inspector.ts").hosts;

@@ -10,6 +10,7 @@ import { shimPath } from "../../../hosts/cli/_installed.ts";
 import { configHosts } from "../../../hosts/from_config.ts";
 import {
   MCP_INSPECTOR_HOST,
+  MCP_INSPECTOR_YAML,
   mcpInspectorConfig,
   type McpInspectorHost,
   mcpInspectorYaml,
@@ -94,7 +95,13 @@ function surprisesOf(
 }
 
 Deno.test("the MCP Inspector's description is a YAML web host: launched by steps, closed by its own button, no cancel", () => {
-  const config = mcpInspectorConfig({ id: "my-inspector", uiPort: 6274, listen: "127.0.0.1:6280" });
+  const [config] = parseConfig(MCP_INSPECTOR_YAML, "my-inspector.yaml").hosts;
+  assert.ok(config?.kind === "web");
+  assert.deepEqual(
+    mcpInspectorConfig({ id: "my-inspector" }),
+    config,
+    "the constant is the default description",
+  );
   assert.equal(config.id, "my-inspector");
   assert.equal(config.url, "http://127.0.0.1:6274/");
   assert.equal(config.server?.listen, "127.0.0.1:6280");
