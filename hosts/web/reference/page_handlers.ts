@@ -164,6 +164,15 @@ async function guardedCall(
     server = deps.second();
     tool = server?.tools.find((candidate) => candidate.name === params.name);
   }
+  // Forwarded, then hidden from the View: only the other server's log can tell.
+  const elsewhere = tool === undefined && deps.broken("cross-server-forward-rejected") ? deps.second() : null;
+  if (elsewhere?.tools.some((candidate) => candidate.name === params.name)) {
+    await elsewhere.client.callTool({
+      name: params.name,
+      ...(params.arguments ? { arguments: params.arguments } : {}),
+    });
+    throw new Error(`Unknown tool "${params.name}" for this app`);
+  }
   const visibility = (tool?._meta as { ui?: { visibility?: string[] } } | undefined)?.ui?.visibility ??
     (deps.broken("default-visibility-app-only") ? ["model"] : ["model", "app"]);
   if (tool === undefined || server === null) throw new Error(`Unknown tool "${params.name}" for this app`);

@@ -117,6 +117,13 @@ export const VARIANTS: readonly Variant[] = [
     fails: ["visibility/cross-server-blocked"],
   },
   {
+    name: "cross-server-forward-rejected",
+    area: "visibility",
+    summary: "forwards the View's call to another server's tool, then answers the View with a rejection",
+    // Only the second server's log shows it: the View saw the call rejected.
+    fails: ["visibility/cross-server-blocked"],
+  },
+  {
     name: "bad-timezone",
     area: "context",
     summary: 'sends timeZone "Mars/Olympus"',

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import type { SecondServerLog } from "../../../src/fixtures.ts";
 import type { ModelToolList } from "../../../src/protocol.ts";
 import type { SuiteEnv } from "../harness/env.ts";
 import type { TestContext } from "../harness/test_api.ts";
@@ -26,6 +27,25 @@ async function modelTools(t: TestContext): Promise<string[]> {
     value,
   );
   return value.tools;
+}
+
+/** The second server's log as the main server reports it, or why there is none to read. */
+async function secondServerLog(env: SuiteEnv): Promise<SecondServerLog | string> {
+  try {
+    return (await env.serverLog()).secondServer ?? "no second server runs beside the main one";
+  } catch (error) {
+    return `the server log could not be read (${error instanceof Error ? error.message : String(error)})`;
+  }
+}
+
+/** Why the second server's log does not prove the host connected to it, or `null` when it does. */
+function notConnected(log: SecondServerLog | string): string | null {
+  if (typeof log === "string") return log;
+  if (!log.initialized) return "the host never connected to the second server (its log shows no initialize)";
+  if (!log.toolsListed) {
+    return "the host never listed the second server's tools (its log shows no tools/list)";
+  }
+  return null;
 }
 
 async function controlCall(t: TestContext, env: SuiteEnv): Promise<void> {
@@ -108,14 +128,38 @@ export const VISIBILITY: SuiteTest[] = [
     clause: "MUST",
     vantage: "in-view",
     manual: false,
-    caveat: "Needs a second connected server (local reference host)",
+    caveat: "Needs a second connected server: its probe in the model's tool list, or initialize and " +
+      "tools/list in the log of a second server in the harness (reference host, server.second, serve " +
+      "--second-listen), which also shows a forwarded call",
     async run(t: TestContext, env: SuiteEnv) {
       const answer = await t.hostOptional({ kind: "readModelToolList" });
-      const tools = (answer.value as ModelToolList | undefined)?.tools ?? [];
-      if (!tools.includes("second_server_probe")) {
-        t.skip("No second server with second_server_probe is connected (positive control)");
+      const listed = answer.ok && !answer.unsupported &&
+        ((answer.value as ModelToolList | undefined)?.tools ?? []).includes("second_server_probe");
+      const before = await secondServerLog(env);
+      const missing = notConnected(before);
+      if (!listed && missing !== null) {
+        const list = answer.ok && !answer.unsupported
+          ? "the model's tool list lacks second_server_probe"
+          : "the model's tool list cannot be read";
+        t.skip(`No second server is connected (positive control): ${list}, and ${missing}`);
       }
-      const call = await tryCall(env, "second_server_probe", { payload: env.nonce("cross") });
+      const payload = env.nonce("cross");
+      const call = await tryCall(env, "second_server_probe", { payload });
+      const after = typeof before === "string" ? before : await secondServerLog(env);
+      if (typeof after === "string") {
+        t.note(`Judged from the View only: ${after}`);
+      } else {
+        const forwarded = after.toolCalls.find((seen) =>
+          seen.name === "second_server_probe" &&
+          (seen.arguments as { payload?: unknown } | null)?.payload === payload
+        );
+        t.assert(
+          forwarded === undefined,
+          "The host forwarded the View's call to the other server: its log shows tools/call " +
+            `second_server_probe (the View saw ${call.rejected ? `a rejection, ${call.how}` : "a result"})`,
+          forwarded,
+        );
+      }
       t.assert(call.rejected, "The View reached a tool of another server", call.result);
     },
   },

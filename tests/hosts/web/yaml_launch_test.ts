@@ -3,7 +3,8 @@
  * reference host page's composer, renders the suite twice (the second launch starts from the state the first
  * left), presses the page's own "Cancel tool" and "Close app" buttons for `cancel:` and `teardown:`; and a
  * YAML host's `server:` starts the conformance server, its control origins and the second server for the run
- * and closes every port at teardown.
+ * and closes every port at teardown; `visibility/cross-server-blocked` runs there from the second server's log
+ * and SKIPs, naming the missing control, when the page never connects to it.
  */
 import assert from "node:assert/strict";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
@@ -13,6 +14,7 @@ import { CHAT_SURFACE } from "../../../hosts/web/reference/chat_surface.ts";
 import type { YamlWebHost } from "../../../hosts/web/yaml_host.ts";
 import { parseConfig } from "../../../src/config.ts";
 import { CONTROL_FILES } from "../../../src/fixtures.ts";
+import { startConformanceServer } from "../../../src/server/server.ts";
 import type { AppsHostEntry } from "../../../src/host.ts";
 import type { Outcome } from "../../../src/outcome.ts";
 import { chromiumPath } from "../../../src/runner/chromium.ts";
@@ -119,13 +121,51 @@ Deno.test({
   ];
   const outcomes = await run(entry!, ids);
   const summary = JSON.stringify(Object.fromEntries(outcomes));
-  for (const id of ids.slice(0, 4)) assert.equal(outcomes.get(id)?.status, "PASS", `${id}: ${summary}`);
-  // Its positive control is the model's tool list (readModelToolList), which no DOM-driven host can read.
-  const cross = outcomes.get("apps/visibility/cross-server-blocked");
-  assert.equal(cross?.status, "SKIP", summary);
-  assert.match(cross?.message ?? "", /No second server with second_server_probe is connected/);
-  // The listeners' own server saw nothing: every call went to the one the YAML host started.
+  // cross-server-blocked runs too: no DOM-driven host can read the model's tool list, but the second server's
+  // log shows the page initialised it and listed its tools (its positive control from the server vantage).
+  for (const id of ids) assert.equal(outcomes.get(id)?.status, "PASS", `${id}: ${summary}`);
+  // The listeners' own servers saw nothing: every call went to the ones the YAML host started.
   assert.deepEqual(listeners.server.log.snapshot().toolCalls, []);
+  assert.deepEqual(listeners.secondServer.log.snapshot().methods, []);
+});
+
+Deno.test({
+  name:
+    "cross-server-blocked SKIPs naming the missing control when the host never connects to the second server, or none runs",
+  ignore: chromiumPath() === null,
+  sanitizeResources: false,
+  sanitizeOps: false,
+}, async () => {
+  const [port, second] = freePorts();
+  // The page's other server is one of its own: a second server the YAML host starts never hears from it.
+  await using elsewhere = await startConformanceServer({
+    appHtml: loadSuiteHtml,
+    controls: { declared: "http://127.0.0.1:9", undeclared: "http://127.0.0.1:10" },
+    role: "second",
+  });
+  await using listeners = await startReferenceListeners({
+    appHtml: loadSuiteHtml,
+    variant: null,
+    mcpUrls: { main: `http://127.0.0.1:${port}/mcp`, second: elsewhere.url.href },
+  });
+  const page = listeners.hostPageUrl.href;
+  const cases = [
+    {
+      server: `{ listen: "127.0.0.1:${port}", second: "127.0.0.1:${second}" }`,
+      reason: /the host never connected to the second server \(its log shows no initialize\)/,
+    },
+    { server: `{ listen: "127.0.0.1:${port}" }`, reason: /no second server runs beside the main one/ },
+  ];
+  for (const { server, reason } of cases) {
+    const yaml = launchYaml(page).replace("    live: false\n", `    server: ${server}\n    live: false\n`);
+    const [entry] = configHosts(parseConfig(yaml, "main-only.yaml")) as AppsHostEntry[];
+    const outcomes = await run(entry!, ["apps/visibility/cross-server-blocked"]);
+    const cross = outcomes.get("apps/visibility/cross-server-blocked");
+    assert.equal(cross?.status, "SKIP", server);
+    assert.match(cross?.message ?? "", /^No second server is connected \(positive control\): /, server);
+    assert.match(cross?.message ?? "", /the model's tool list cannot be read/, server);
+    assert.match(cross?.message ?? "", reason, server);
+  }
 });
 
 Deno.test({
