@@ -87,14 +87,33 @@ export function mcpInspectorYaml(options: McpInspectorYamlOptions = {}): string 
  */
 export const MCP_INSPECTOR_YAML: string = mcpInspectorYaml({ id: "my-inspector" });
 
-/** The description of {@linkcode mcpInspectorYaml}, parsed and schema-checked as a config file is. */
+/**
+ * The description of {@linkcode mcpInspectorYaml}, parsed and schema-checked as a config file is.
+ *
+ * @example
+ * ```ts
+ * import { mcpInspectorConfig } from "./mcp_inspector.ts";
+ * mcpInspectorConfig({ uiPort: 6274 }).url; // "http://127.0.0.1:6274/"
+ * ```
+ */
 export function mcpInspectorConfig(options: McpInspectorYamlOptions = {}): WebHostConfig {
   const [host] = parseConfig(mcpInspectorYaml(options), "hosts/web/mcp_inspector.ts").hosts;
   if (host?.kind !== "web") throw new TypeError("The MCP Inspector's description must be one web host");
   return host;
 }
 
-/** The MCP Inspector, started by this host on free loopback ports, driven as its YAML describes. */
+/**
+ * The MCP Inspector, started by this host on free loopback ports, driven as its YAML describes.
+ *
+ * @example
+ * ```ts ignore
+ * const host = new McpInspectorHost();
+ * await host.setup({ headful: false, live: false, trace: "off", artifactsDir: null, timeoutMultiplier: 1,
+ *   signal: new AbortController().signal, appHtml: () => suiteHtml });
+ * const bridge = await host.launch("run_conformance");
+ * await host.teardown();
+ * ```
+ */
 export class McpInspectorHost extends YamlWebHost {
   readonly #uiPort: number;
   #inspector: InspectorProcess | null = null;

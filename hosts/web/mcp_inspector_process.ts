@@ -73,6 +73,12 @@ export class InspectorPortInUse extends Error {
  * guards its backend (able to spawn processes and dial servers) from other pages: acceptable only because it
  * binds loopback (`HOST=127.0.0.1`) and lives for one run with a throwaway `HOME`. The secret store is memory
  * (no OS keychain probe), and it opens no browser of its own.
+ *
+ * @example
+ * ```ts
+ * import { inspectorEnv } from "./mcp_inspector_process.ts";
+ * inspectorEnv({ uiPort: 6274, sandboxPort: 0, home: "/tmp/h" }).CLIENT_PORT; // "6274"
+ * ```
  */
 export function inspectorEnv(
   options: { uiPort: number; sandboxPort: number; home: string },
@@ -89,12 +95,28 @@ export function inspectorEnv(
   };
 }
 
-/** The arguments of its launcher: the web UI, one ad-hoc Streamable HTTP server. */
+/**
+ * The arguments of its launcher: the web UI, one ad-hoc Streamable HTTP server.
+ *
+ * @example
+ * ```ts
+ * import { inspectorArgs } from "./mcp_inspector_process.ts";
+ * inspectorArgs("http://127.0.0.1:6280/mcp"); // ["--web", "--transport", "http", "--server-url", "http://…/mcp"]
+ * ```
+ */
 export function inspectorArgs(serverUrl: string): string[] {
   return ["--web", "--transport", "http", "--server-url", serverUrl];
 }
 
-/** A port on 127.0.0.1 that was free a moment ago (the Inspector's UI port cannot be 0). */
+/**
+ * A port on 127.0.0.1 that was free a moment ago (the Inspector's UI port cannot be 0).
+ *
+ * @example
+ * ```ts
+ * import { freeLoopbackPort } from "./mcp_inspector_process.ts";
+ * const port = freeLoopbackPort(); // e.g. 41873
+ * ```
+ */
 export function freeLoopbackPort(): number {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   try {
