@@ -62,6 +62,12 @@ export function tiersOf(items: readonly PlanItem[]): string[] {
   return [...new Set(items.flatMap((item) => item.tests.map((test) => tierOf(test.id))))].sort();
 }
 
+/** The test's title for its result, when it has one other than its id. */
+function titleOf(item: PlanItem, test: string): { title?: string } {
+  const title = item.tests.find((t) => t.id === test)?.title;
+  return title !== undefined && title !== test ? { title } : {};
+}
+
 /** What the engine tells reporters while it runs. */
 export interface RunObserver {
   testStarted(host: string, test: string): void;
@@ -100,6 +106,7 @@ export async function executePlan(options: ExecuteOptions): Promise<TestResult[]
     const result: TestResult = {
       host: item.entry.id,
       test,
+      ...titleOf(item, test),
       status: outcome.status,
       expected: expectation.status,
       message: redact(outcome.message ?? ""),

@@ -38,6 +38,11 @@ export interface AppsHostEntry extends HostEntryBase {
    * `null` when it can, else one line saying what to do; the run stops with it as a usage error (exit 2).
    */
   preflight?(options: { readonly profileDir?: string }): Promise<string | null>;
+  /**
+   * The local program this host starts (the MCP Inspector's shim), looked for like a CLI host's binary
+   * (`CONFORMANCE_<HOST>_BIN`, the `hosts:install` cache, `PATH`) before a run that names the host.
+   */
+  readonly program?: string;
   create(): Host;
 }
 

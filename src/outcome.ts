@@ -38,6 +38,8 @@ export interface Outcome {
 export interface TestResult {
   host: string;
   test: string;
+  /** The test's human name (the catalogue's, or a CLI test's description); absent in older reports. */
+  title?: string;
   status: Status;
   /** What the expectations said this host would do; `PASS` when nothing is listed. */
   expected: Status;

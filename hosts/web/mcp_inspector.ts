@@ -167,5 +167,6 @@ export const MCP_INSPECTOR_HOST: AppsHostEntry = {
   kind: "web",
   summary: 'MCP Inspector 2.12.0 on loopback, launched through its Apps tab ("deno task hosts:install")',
   capabilities: yamlHostCapabilities(mcpInspectorConfig()),
+  program: MCP_INSPECTOR_ID,
   create: () => new McpInspectorHost(),
 };

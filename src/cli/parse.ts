@@ -1,8 +1,12 @@
 /**
- * `conformance parse --host H [FILE|-]`: normalises a recorded agent-CLI stream, one JSON event per line.
+ * `conformance parse --host H [FILE|DIR|-]`: normalises a recorded agent-CLI stream, one JSON event per line.
+ * DIR is a recorded run's folder (a fixture, or a failing test's saved stream under `--out`/streams/): its
+ * stdout.jsonl is read with its argv, stderr and exit code, and with the dialect its meta.json names (then
+ * `--host` may be left out).
  *
  * @module
  */
+import { join } from "node:path";
 import { isPermissionRefusal } from "../permissions.ts";
 import { EXIT, UsageError } from "../errors.ts";
 import { EMPTY_CONFIG, loadConfig } from "../config.ts";
@@ -31,25 +35,38 @@ export async function parseCommand(
     io.out(`${HELP.parse}\n`);
     return EXIT.ok;
   }
-  const name = stringFlag(parsed, "host");
+  const positional = parsed.positionals[0] ?? "-";
+  // A recorded run's folder (a fixture, or a failing test's saved stream) brings its argv, stderr and exit.
+  const recorded = positional === "-" ? null : await readRecordedRun(positional);
+  const name = stringFlag(parsed, "host") ?? (recorded?.meta.dialect ? recorded.meta.host : undefined);
   if (name === undefined) {
     throw new UsageError(
       `"conformance parse" needs --host H to pick the stream dialect, e.g. --host claude-code`,
     );
   }
-  const configPath = stringFlag(parsed, "config");
-  const [entry] = resolveHosts([name], knownHosts(configPath ? await loadConfig(configPath) : EMPTY_CONFIG));
-  if (entry!.kind !== "cli") {
-    throw new UsageError(`Host "${name}" is a ${entry!.kind} host: "parse" reads agent-CLI streams only`);
+  let host: { name: string; dialect: string };
+  if (stringFlag(parsed, "host") === undefined && recorded?.meta.dialect) {
+    host = { name, dialect: recorded.meta.dialect };
+  } else {
+    const configPath = stringFlag(parsed, "config");
+    const [entry] = resolveHosts(
+      [name],
+      knownHosts(configPath ? await loadConfig(configPath) : EMPTY_CONFIG),
+    );
+    if (entry!.kind !== "cli") {
+      throw new UsageError(`Host "${name}" is a ${entry!.kind} host: "parse" reads agent-CLI streams only`);
+    }
+    // A saved stream says which dialect the run was read as (a fake may speak another host's wire).
+    host = { name: entry!.runner.name, dialect: recorded?.meta.dialect ?? entry!.runner.dialect };
   }
   const exitCodeText = stringFlag(parsed, "exit-code");
-  const exitCode = exitCodeText === undefined ? 0 : Number(exitCodeText);
-  if (!Number.isInteger(exitCode)) {
+  const exitCode = exitCodeText === undefined ? recorded?.meta.exitCode ?? 0 : Number(exitCodeText);
+  if (exitCode !== null && !Number.isInteger(exitCode)) {
     throw new UsageError(
       `Invalid --exit-code "${exitCodeText}": give the recorded exit code as a whole number`,
     );
   }
-  const file = parsed.positionals[0] ?? "-";
+  const file = recorded ? recorded.stdout : positional;
   let input: ReadableStream<Uint8Array>;
   if (file === "-") {
     input = stdin;
@@ -64,7 +81,12 @@ export async function parseCommand(
   }
   // Streamed: a recording of any size is read, normalised and printed in bounded memory, in pieces of about
   // 64 KiB of output. A line is kept whole, however long (the executor's line limit judges live hosts only).
-  const parser = streamParser(entry!.runner, { exitCode });
+  const parser = streamParser(host, {
+    exitCode,
+    ...(recorded
+      ? { argv: recorded.argv, signal: recorded.meta.signal ?? null, stderr: recorded.stderr }
+      : {}),
+  });
   let pending = "";
   const print = (events: readonly NormalizedEvent[]) => {
     for (const event of events) pending += `${JSON.stringify(event)}\n`;
@@ -83,4 +105,75 @@ export async function parseCommand(
   print(parser.end());
   io.out(pending);
   return EXIT.ok;
+}
+
+/** What a recorded run's folder holds besides its stdout (the layout of tests/fixtures/cli/<host>/<case>/). */
+interface RecordedRun {
+  readonly stdout: string;
+  readonly argv: string[];
+  readonly stderr: string;
+  readonly meta: {
+    readonly host?: string;
+    readonly dialect?: string;
+    readonly exitCode?: number | null;
+    readonly signal?: string | null;
+  };
+}
+
+/** The recorded run in folder `path`, or `null` when `path` is not a folder. */
+async function readRecordedRun(path: string): Promise<RecordedRun | null> {
+  try {
+    if (!(await Deno.stat(path)).isDirectory) return null;
+  } catch (error) {
+    if (isPermissionRefusal(error)) throw error;
+    return null;
+  }
+  try {
+    await Deno.stat(join(path, "stdout.jsonl"));
+  } catch (error) {
+    if (isPermissionRefusal(error)) throw error;
+    throw new UsageError(
+      `Stream file "${path}" cannot be read: it is a folder without stdout.jsonl (a recorded run's folder ` +
+        "holds stdout.jsonl, argv.json, stderr.txt and meta.json, as tests/fixtures/cli/<host>/<case>/ does)",
+    );
+  }
+  const read = async (file: string, fallback: string | null): Promise<string> => {
+    try {
+      return await Deno.readTextFile(join(path, file));
+    } catch (error) {
+      if (isPermissionRefusal(error)) throw error;
+      if (fallback !== null && error instanceof Deno.errors.NotFound) return fallback;
+      throw new UsageError(
+        `Recorded run "${path}" has no readable ${file}: a folder needs stdout.jsonl ` +
+          "(and optionally argv.json, stderr.txt, meta.json), as tests/fixtures/cli/<host>/<case>/ has",
+      );
+    }
+  };
+  const json = (file: string, text: string): unknown => {
+    try {
+      return JSON.parse(text);
+    } catch {
+      throw new UsageError(`Recorded run "${path}": ${file} is not valid JSON`);
+    }
+  };
+  const argv = json("argv.json", await read("argv.json", "[]"));
+  const meta = json("meta.json", await read("meta.json", "{}"));
+  if (!Array.isArray(argv) || !argv.every((arg) => typeof arg === "string")) {
+    throw new UsageError(`Recorded run "${path}": argv.json must be a list of strings`);
+  }
+  if (typeof meta !== "object" || meta === null) {
+    throw new UsageError(`Recorded run "${path}": meta.json must be an object`);
+  }
+  const { host, dialect, exitCode, signal } = meta as Record<string, unknown>;
+  return {
+    stdout: join(path, "stdout.jsonl"),
+    argv,
+    stderr: await read("stderr.txt", ""),
+    meta: {
+      ...(typeof host === "string" ? { host } : {}),
+      ...(typeof dialect === "string" ? { dialect } : {}),
+      ...(typeof exitCode === "number" || exitCode === null ? { exitCode } : {}),
+      ...(typeof signal === "string" || signal === null ? { signal } : {}),
+    },
+  };
 }

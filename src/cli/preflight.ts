@@ -1,7 +1,8 @@
 /**
  * The checks `run` makes before any test starts, so that a host that cannot run is never reported as a quiet
- * column of SKIPs that ends "all as expected": a CLI host named with `--host` whose binary is absent, and a
- * browser host with no browser, stop the run with one line naming the fix (a {@linkcode UsageError}, exit 2).
+ * column of SKIPs that ends "all as expected": a CLI host named with `--host` whose binary is absent (or an
+ * apps host whose own program is, like the MCP Inspector), and a browser host with no browser, stop the run
+ * with one line naming the fix (a {@linkcode UsageError}, exit 2).
  *
  * Hosts the run picked itself (the defaults) are not held to the binary check: the fakes always have theirs.
  * The browser check applies to every web host in the plan, named or not, since without a browser every one of
@@ -14,7 +15,8 @@ import type { HostEntry } from "../host.ts";
 import { binEnvName } from "../exec/find_executable.ts";
 import { BROWSER_PATHS, isPermissionRefusal } from "../permissions.ts";
 import { chromiumPath } from "../runner/chromium.ts";
-import { pinFor } from "../../hosts/cli/_installed.ts";
+import { appsHostPin, pinFor } from "../../hosts/cli/_installed.ts";
+import { detectBinary } from "../../hosts/cli/_real_host.ts";
 
 /** What the checks need to know besides the hosts. */
 export interface PreflightOptions {
@@ -51,8 +53,14 @@ export async function checkPrerequisites(
   for (const entry of entries) {
     if (seen.has(entry.id)) continue;
     seen.add(entry.id);
-    if (entry.kind !== "cli" || !options.named.has(entry.id) || entry.runner.stub) continue;
-    if (await entry.runner.detect() !== null) continue;
+    if (!options.named.has(entry.id)) continue;
+    if (entry.kind !== "cli") {
+      // An apps host starting a program of its own (the MCP Inspector) needs it as a CLI host its binary.
+      if (entry.program === undefined || await detectBinary(entry.id, entry.program) !== null) continue;
+      problems.push(missingBinary(entry.id, entry.program, options));
+      continue;
+    }
+    if (entry.runner.stub || await entry.runner.detect() !== null) continue;
     problems.push(missingBinary(entry.id, entry.runner.binary, options));
   }
   const web = entries.find((entry) => entry.kind === "web");
@@ -75,7 +83,7 @@ export function missingBinary(host: string, binary: string, options: PreflightOp
     return `Host "${host}": ${variable}="${override}" is not an executable file: fix the path, or unset it ` +
       `to use the installed "${binary}"`;
   }
-  const pin = pinFor(host);
+  const pin = pinFor(host) ?? appsHostPin(host);
   const install = pin === undefined
     ? `put "${binary}" on PATH`
     : `run "deno task hosts:install" (installs ${pin.pkg.name}@${pin.pkg.version})`;

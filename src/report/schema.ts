@@ -89,6 +89,8 @@ export const runReportSchema: z.ZodType<RunReport> = z.object({
   results: z.array(z.object({
     host: z.string().min(1),
     test: z.string().min(1),
+    // Reports written before titles existed have none.
+    title: z.string().optional(),
     status: statusSchema,
     expected: statusSchema,
     message: z.string(),

@@ -18,6 +18,7 @@ import { fail, type Outcome, pass, skip, warn } from "../../src/outcome.ts";
 import type { RunSettings, TestCase } from "../../src/suite.ts";
 import { GOLDEN_PROMPT, observe, shapeFor } from "./observe.ts";
 import type { CliTier } from "./tiers.ts";
+import { behaviorTitle } from "./titles.ts";
 
 const PATHS: readonly GoldenPath[] = ["streaming", "blocking-json", "resume", "version-check"];
 
@@ -29,6 +30,7 @@ export const behaviorTier: CliTier = {
     if (entry.runner.stub) return [];
     return PATHS.filter((path) => entry.runner.goldenPaths.includes(path)).map((path) => ({
       id: `cli/behavior/${path}`,
+      title: behaviorTitle(path),
     }));
   },
   async run(entry, test, settings: RunSettings, signal): Promise<Outcome> {

@@ -23,6 +23,7 @@ import type { CliHostEntry } from "../../src/host.ts";
 import { fail, type Outcome, pass, skip } from "../../src/outcome.ts";
 import type { TestCase } from "../../src/suite.ts";
 import type { CliTier } from "./tiers.ts";
+import { capabilityTitle } from "./titles.ts";
 
 type Flag = keyof HostCapabilities;
 
@@ -89,7 +90,10 @@ export const capabilitiesTier: CliTier = {
   name: "capabilities",
   timeoutMs: 15_000,
   list(entry: CliHostEntry): TestCase[] {
-    return CAPABILITY_FLAGS.map((flag) => ({ id: testId(entry.runner, flag) }));
+    return CAPABILITY_FLAGS.map((flag) => ({
+      id: testId(entry.runner, flag),
+      title: capabilityTitle(flag, entry.runner.capabilities[flag]),
+    }));
   },
   run(entry, test): Promise<Outcome> {
     return Promise.resolve(check(entry.runner, test.id));

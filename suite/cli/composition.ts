@@ -19,6 +19,8 @@ import type { CliTier } from "./tiers.ts";
 /** One composition script and what every host must agree on. */
 export interface CompositionCase {
   readonly name: string;
+  /** What every host must agree on, in words: the test's title in reports. */
+  readonly title: string;
   readonly script: readonly string[];
   readonly path: GoldenPath;
   /** For blocking JSON: the structured result every host must yield. */
@@ -29,17 +31,25 @@ export interface CompositionCase {
 export const COMPOSITION_CASES: readonly CompositionCase[] = [
   {
     name: "happy-path",
+    title: "Every host reads a happy-path stream the same way",
     path: "streaming",
     script: ["init model=m session=s", "text a", "result in=1 out=1"],
   },
   {
     name: "result-error",
+    title: "Every host reads an error result the same way",
     path: "streaming",
     script: ["init model=m session=s", "result error=boom in=1 out=1"],
   },
-  { name: "exit-before-terminal", path: "streaming", script: ["init model=m session=s", "text a", "exit 3"] },
+  {
+    name: "exit-before-terminal",
+    title: "Every host reads an exit before the terminal event the same way",
+    path: "streaming",
+    script: ["init model=m session=s", "text a", "exit 3"],
+  },
   {
     name: "blocking-json-structured",
+    title: "Every host yields the same structured result from a blocking JSON call",
     path: "blocking-json",
     script: ["init model=m session=s", 'result in=1 out=1 structured={"key":"value"}'],
     structured: { key: "value" },
@@ -68,7 +78,7 @@ export const compositionTier: CliTier = {
   timeoutMs: 30_000,
   list(entry: CliHostEntry): TestCase[] {
     return entry.runner.scripted
-      ? COMPOSITION_CASES.map((row) => ({ id: `cli/composition/${row.name}` }))
+      ? COMPOSITION_CASES.map((row) => ({ id: `cli/composition/${row.name}`, title: row.title }))
       : [];
   },
   async run(entry, test, settings: RunSettings, signal): Promise<Outcome> {

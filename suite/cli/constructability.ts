@@ -19,6 +19,7 @@ import type { CliHostEntry } from "../../src/host.ts";
 import { fail, type Outcome, pass, skip } from "../../src/outcome.ts";
 import type { RunSettings, TestCase, UserGoldenPath } from "../../src/suite.ts";
 import type { CliTier } from "./tiers.ts";
+import { constructabilityTitle } from "./titles.ts";
 
 const PREFIX = "cli/constructability/";
 
@@ -71,7 +72,7 @@ export const constructabilityTier: CliTier = {
   name: "constructability",
   timeoutMs: 15_000,
   list(_entry: CliHostEntry, settings: Pick<RunSettings, "live" | "mockModel" | "goldenPaths">): TestCase[] {
-    return pathsFor(settings).map((path) => ({ id: `${PREFIX}${path}` }));
+    return pathsFor(settings).map((path) => ({ id: `${PREFIX}${path}`, title: constructabilityTitle(path) }));
   },
   async run(entry, test, settings): Promise<Outcome> {
     const { runner } = entry;

@@ -6,10 +6,11 @@
  * @module
  */
 import type { CliHostEntry, HostEntry } from "../../src/host.ts";
-import type { Outcome } from "../../src/outcome.ts";
+import { isFailing, type Outcome } from "../../src/outcome.ts";
 import type { ResultSink, RunSettings, SuiteDriver, TestCase } from "../../src/suite.ts";
 import { tierOf } from "../../src/suite.ts";
 import { observe } from "./observe.ts";
+import { recordStreams, saveRecordings, type StreamRecording } from "./stream_record.ts";
 import { CLI_TIERS, type CliTier, DEFAULT_TEST_TIMEOUT_MS } from "./tiers.ts";
 
 /** How many tests of one host run at once by default: subprocess-bound work, so more than the core count. */
@@ -77,8 +78,31 @@ async function runOne(
 ): Promise<void> {
   sink.started(entry.id, test.id);
   const started = performance.now();
-  const outcome = await outcomeOf(entry, test, tiers, settings);
+  const recordings: StreamRecording[] = [];
+  let outcome = await recordStreams(recordings, () => outcomeOf(entry, test, tiers, settings));
+  if (settings.outDir !== null && isFailing(outcome.status) && recordings.length > 0) {
+    outcome = await withSavedStreams(outcome, settings.outDir, entry, test, recordings);
+  }
   sink.finished(entry.id, test.id, outcome, Math.round(performance.now() - started));
+}
+
+/** The outcome with its host runs saved under `--out` and named in `details.artifacts`. */
+async function withSavedStreams(
+  outcome: Outcome,
+  outDir: string,
+  entry: CliHostEntry,
+  test: TestCase,
+  recordings: readonly StreamRecording[],
+): Promise<Outcome> {
+  const saved = { host: entry.id, test: test.id, ...(test.title ? { title: test.title } : {}) };
+  try {
+    const folders = await saveRecordings(outDir, saved, recordings);
+    const artifacts = [...(outcome.details?.artifacts as string[] | undefined ?? []), ...folders];
+    return { ...outcome, details: { ...outcome.details, artifacts } };
+  } catch (error) {
+    // The verdict stands; a stream that could not be saved is noted, not turned into a harness error.
+    return { ...outcome, details: { ...outcome.details, artifactsError: describe(error) } };
+  }
 }
 
 async function outcomeOf(

@@ -28,6 +28,8 @@ import { normalizerFor } from "../../src/normalize/mod.ts";
 import { fail, type Outcome, pass, skip, warn } from "../../src/outcome.ts";
 import type { TestCase } from "../../src/suite.ts";
 import { GOLDEN_PROMPT } from "./observe.ts";
+import { startRecording } from "./stream_record.ts";
+import { mockModelTitle } from "./titles.ts";
 import type { CliTier } from "./tiers.ts";
 
 const PREFIX = "cli/mock-model/";
@@ -81,8 +83,12 @@ export const mockModelTier: CliTier = {
     return [
       ...PATHS.filter((path) => entry.runner.goldenPaths.includes(path)).map((path) => ({
         id: `${PREFIX}${path}`,
+        title: mockModelTitle(path),
       })),
-      ...MOCK_FAULTS.map((fault) => ({ id: `${PREFIX}fault-${fault}` })),
+      ...MOCK_FAULTS.map((fault) => ({
+        id: `${PREFIX}fault-${fault}`,
+        title: mockModelTitle(`fault-${fault}`),
+      })),
     ];
   },
   async run(entry, test, settings, signal): Promise<Outcome> {
@@ -174,6 +180,7 @@ async function runStream(
   const lines: string[] = [];
   const document = path === "blocking-json" || path === "detached";
   const shape: StreamShape = document ? { init: "none", terminal: "eof" } : runner.streamShape;
+  const recording = startRecording(invocation, runner.dialect);
   const observation = await inSlot(() =>
     execute(invocation, {
       host: runner.name,
@@ -183,7 +190,9 @@ async function runStream(
       postStreamGraceMs: 10_000,
       killGraceMs: 1_000,
       signal,
+      ...(recording ? { onStdoutLine: (line: string) => recording.stdoutLine(line) } : {}),
     }), signal);
+  recording?.finish(observation);
   return { observation, stdout: lines };
 }
 

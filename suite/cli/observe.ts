@@ -9,6 +9,7 @@ import type { GoldenPath, HostRunner, InvocationRequest, StreamShape } from "../
 import type { Observation } from "../../src/exec/observation.ts";
 import type { NormalizedEvent } from "../../src/normalize/events.ts";
 import { normalizerFor } from "../../src/normalize/mod.ts";
+import { startRecording } from "./stream_record.ts";
 
 /** The fixed prompt of the golden-path behaviour checks. */
 export const GOLDEN_PROMPT = "Reply with exactly: OK";
@@ -46,8 +47,11 @@ export function shapeFor(runner: HostRunner, path: GoldenPath): StreamShape {
   return runner.streamShape;
 }
 
-/** Runs one golden path of a host and returns what the executor observed. */
-export function observe(options: ObserveOptions): Promise<Observation> {
+/**
+ * Runs one golden path of a host and returns what the executor observed. Inside a recorded test
+ * (`recordStreams`), the run's argv, environment names and output are recorded for saving if the test fails.
+ */
+export async function observe(options: ObserveOptions): Promise<Observation> {
   const { runner, path, request, timeoutMultiplier: k } = options;
   const invocation = runner.build(path, request);
   const scaled = (ms: number | undefined) => ms === undefined ? undefined : ms * k;
@@ -59,15 +63,23 @@ export function observe(options: ObserveOptions): Promise<Observation> {
     killGraceMs: scaled(options.killGraceMs ?? 1_000),
     maxLineBytes: options.maxLineBytes,
   };
-  return execute(invocation, {
+  const dialect = options.speaks?.dialect ?? runner.dialect;
+  const recording = startRecording(invocation, dialect);
+  const onStdoutLine = recording === null ? options.onStdoutLine : (line: string, control: RunControl) => {
+    recording.stdoutLine(line);
+    options.onStdoutLine?.(line, control);
+  };
+  const observation = await execute(invocation, {
     host: runner.name,
-    normalizer: normalizerFor(options.speaks?.dialect ?? runner.dialect)({ argv: invocation.args }),
+    normalizer: normalizerFor(dialect)({ argv: invocation.args }),
     streamShape: options.speaks?.streamShape ?? shapeFor(runner, path),
     signal: options.signal,
     ...Object.fromEntries(Object.entries(limits).filter(([, value]) => value !== undefined)),
     ...(options.onEvent ? { onEvent: options.onEvent } : {}),
-    ...(options.onStdoutLine ? { onStdoutLine: options.onStdoutLine } : {}),
+    ...(onStdoutLine ? { onStdoutLine } : {}),
   });
+  recording?.finish(observation);
+  return observation;
 }
 
 /** The run's scripted prompt: directive lines inside the `@@fake` fence. */

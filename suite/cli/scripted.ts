@@ -21,7 +21,9 @@ export const scriptedTier: CliTier = {
   name: "scripted",
   timeoutMs: 30_000,
   list(entry: CliHostEntry): TestCase[] {
-    return entry.runner.scripted ? SCRIPTED_CASES.map((row) => ({ id: `cli/scripted/${row.name}` })) : [];
+    return entry.runner.scripted
+      ? SCRIPTED_CASES.map((row) => ({ id: `cli/scripted/${row.name}`, title: row.title }))
+      : [];
   },
   async run(entry, test, settings: RunSettings, signal): Promise<Outcome> {
     const row = SCRIPTED_CASES.find((candidate) => `cli/scripted/${candidate.name}` === test.id);

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { conformanceArgv } from "../robustness/_harness.ts";
 import { browserProblem, checkPrerequisites, missingBinary } from "../../src/cli/preflight.ts";
-import type { CliHostEntry, HostEntry } from "../../src/host.ts";
+import type { AppsHostEntry, CliHostEntry, HostEntry } from "../../src/host.ts";
 import { NO_CAPABILITIES } from "../../src/exec/host_runner.ts";
 import { UsageError } from "../../src/errors.ts";
 
@@ -149,6 +149,32 @@ Deno.test("checkPrerequisites: only named CLI hosts are held to the binary check
   );
   assert.doesNotMatch(error.message, /Host "b"/);
   assert.doesNotMatch(error.message, /\n/);
+});
+
+Deno.test("an apps host that starts a program of its own (the MCP Inspector) is held to it when named", async () => {
+  const inspectorLike: AppsHostEntry = {
+    id: "inspector-like",
+    kind: "web",
+    summary: "",
+    capabilities: [],
+    program: "conformance-no-such-program",
+    create: () => {
+      throw new Error("not created");
+    },
+  };
+  const browser = () => "/bin/sh";
+  await checkPrerequisites([inspectorLike], { ...options, browser });
+  const error = await checkPrerequisites([inspectorLike], {
+    ...options,
+    browser,
+    named: new Set(["inspector-like"]),
+  }).then(() => null, (e: unknown) => e);
+  assert.ok(error instanceof UsageError);
+  assert.match(error.message, /^Host "inspector-like": binary "conformance-no-such-program" not found/);
+  assert.match(
+    missingBinary("mcp-inspector", "mcp-inspector", { ...options, env: { get: () => undefined } }),
+    /deno task hosts:install" \(installs @modelcontextprotocol\/inspector@2\.12\.0\)/,
+  );
 });
 
 Deno.test("missingBinary and browserProblem: the way out fits where the binary or browser comes from", async () => {

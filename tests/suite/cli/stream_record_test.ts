@@ -1,0 +1,82 @@
+/**
+ * A failing CLI test's saved stream: recorded from the executor's callbacks while the test runs, written in
+ * the fixture layout, and replayed by the same normaliser to the very events the run saw; capped, saying so.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { HOSTS } from "../../../hosts/registry.ts";
+import type { CliHostEntry } from "../../../src/host.ts";
+import { parseStream } from "../../../src/normalize/parse.ts";
+import { runCase } from "../../../suite/cli/scripted.ts";
+import { SCRIPTED_CASES } from "../../../suite/cli/scripted_cases.ts";
+import {
+  MAX_SAVED_STDOUT_BYTES,
+  recordStreams,
+  saveRecordings,
+  startRecording,
+  StreamRecording,
+} from "../../../suite/cli/stream_record.ts";
+
+const fake = HOSTS.find((host): host is CliHostEntry => host.kind === "cli" && host.id === "fake")!;
+
+for (const name of ["ordering", "result-error", "exit-before-terminal", "malformed-json"]) {
+  Deno.test(`a saved "${name}" run replays to the events the executor saw`, async () => {
+    const row = SCRIPTED_CASES.find((candidate) => candidate.name === name)!;
+    const recordings: StreamRecording[] = [];
+    const observation = await recordStreams(
+      recordings,
+      () => runCase(fake, row, 1.5, new AbortController().signal),
+    );
+    assert.equal(recordings.length, 1);
+    const out = await Deno.makeTempDir({ prefix: "conformance-streams-" });
+    try {
+      const folders = await saveRecordings(out, { host: "fake", test: `cli/scripted/${name}` }, recordings);
+      assert.deepEqual(folders, [`streams/fake/scripted-${name}`]);
+      const dir = join(out, folders[0]!);
+      const meta = JSON.parse(await Deno.readTextFile(join(dir, "meta.json")));
+      const argv = JSON.parse(await Deno.readTextFile(join(dir, "argv.json")));
+      assert.equal(meta.exitCode, observation.exitCode);
+      assert.equal(meta.test, `cli/scripted/${name}`);
+      assert.ok(meta.env.includes("CI") && !meta.env.some((entry: string) => entry.includes("=")));
+      const replayed = parseStream(
+        { name: "fake", dialect: meta.dialect },
+        await Deno.readTextFile(join(dir, "stdout.jsonl")),
+        {
+          argv,
+          exitCode: meta.exitCode,
+          signal: meta.signal,
+          stderr: await Deno.readTextFile(join(dir, "stderr.txt")),
+        },
+      );
+      assert.deepEqual(replayed, observation.events);
+    } finally {
+      await Deno.remove(out, { recursive: true });
+    }
+  });
+}
+
+Deno.test("outside a recorded test nothing is recorded; a flood is capped and meta.json says so", async () => {
+  const invocation = fake.runner.build("streaming", { prompt: "P" });
+  assert.equal(startRecording(invocation, "claude"), null);
+  assert.equal(
+    await recordStreams([], () => Promise.resolve(startRecording(invocation, "claude")?.dialect)),
+    "claude",
+  );
+  const recording = new StreamRecording(invocation, "claude");
+  const line = "x".repeat(1023);
+  const lines = (MAX_SAVED_STDOUT_BYTES / 1024) + 500;
+  for (let index = 0; index < lines; index++) recording.stdoutLine(line);
+  assert.equal(recording.stdout.length, MAX_SAVED_STDOUT_BYTES / 1024);
+  assert.equal(recording.dropped.stdoutLines, 500);
+  const out = await Deno.makeTempDir({ prefix: "conformance-streams-" });
+  try {
+    const [folder] = await saveRecordings(out, { host: "fake", test: "cli/behavior/streaming" }, [recording]);
+    const meta = JSON.parse(await Deno.readTextFile(join(out, folder!, "meta.json")));
+    assert.equal(meta.truncated.stdoutLinesDropped, 500);
+    assert.match(meta.truncated.why, /only the first 1048576 bytes of stdout/);
+    const saved = await Deno.stat(join(out, folder!, "stdout.jsonl"));
+    assert.ok(saved.size <= MAX_SAVED_STDOUT_BYTES);
+  } finally {
+    await Deno.remove(out, { recursive: true });
+  }
+});
