@@ -6,7 +6,7 @@
  * @module
  */
 import type { HostEntry } from "./host.ts";
-import type { Outcome, TestResult } from "./outcome.ts";
+import { compare, type Outcome, type TestResult } from "./outcome.ts";
 import { inShard, type Shard } from "./shard.ts";
 import { type RunSettings, type SuiteDriver, type SuiteId, type TestCase, tierOf } from "./suite.ts";
 import { type ExpectationSet, expectedStatus } from "./expectations.ts";
@@ -84,6 +84,11 @@ export interface ExecuteOptions {
   readonly concurrency?: number;
   /** Applied to every message and detail before it leaves the engine. */
   readonly redact?: (text: string) => string;
+  /**
+   * `--retries N`: an unexpected result is run again, up to N more times, in a pass of its own that asks the
+   * driver for just those tests (for MCP Apps, a fresh render of them). One that then matches is marked flaky.
+   */
+  readonly retries?: number;
 }
 
 /**
@@ -95,11 +100,33 @@ export async function executePlan(options: ExecuteOptions): Promise<TestResult[]
   const { plan, settings, expectations, observer } = options;
   const redact = options.redact ?? ((text: string) => text);
   const byItem = plan.map(() => new Map<string, TestResult>());
+  const retries = Math.max(0, Math.floor(options.retries ?? 0));
+  /** Per item: the attempts of each test whose result waits for a retry. */
+  const held = plan.map(() => new Map<string, TestResult[]>());
+  /** Per item: the tests reported in the current pass, and those ever started (the observer hears it once). */
+  const reported = plan.map(() => new Set<string>());
+  const begun = plan.map(() => new Set<string>());
+
+  const settle = (index: number, result: TestResult) => {
+    const earlier = held[index]!.get(result.test) ?? [];
+    // A retry that could not apply proves nothing: it is not the match that would make the test flaky.
+    const unmatched = compare(result) === "unexpected" || (earlier.length > 0 && result.status === "SKIP");
+    if (unmatched && earlier.length < retries && !settings.signal.aborted) {
+      held[index]!.set(result.test, [...earlier, result]);
+      return;
+    }
+    held[index]!.delete(result.test);
+    const final = earlier.length === 0 ? result : retried([...earlier, result]);
+    byItem[index]!.set(result.test, final);
+    observer.result(final);
+  };
 
   const record = (index: number, test: string, outcome: Outcome, durationMs: number) => {
     const item = plan[index]!;
     const results = byItem[index]!;
     if (results.has(test) || !item.tests.some((t) => t.id === test)) return;
+    if (reported[index]!.has(test)) return;
+    reported[index]!.add(test);
     const expectation = expectedStatus(expectations, item.entry.id, test);
     const details: Record<string, unknown> = redactDetails(outcome.details ?? {}, redact);
     if (expectation.reason !== undefined) details.expectationReason = expectation.reason;
@@ -113,28 +140,48 @@ export async function executePlan(options: ExecuteOptions): Promise<TestResult[]
       durationMs: Math.max(0, Math.round(durationMs)),
       details,
     };
-    results.set(test, result);
-    observer.result(result);
+    settle(index, result);
   };
 
-  const runItem = async (index: number) => {
+  const runPass = async (index: number, tests: readonly TestCase[], first: boolean) => {
     const item = plan[index]!;
     const started = performance.now();
+    reported[index] = new Set();
     let failure: unknown;
     try {
-      await item.suite.run(item.entry, item.tests, settings, {
-        started: (_host, test) => observer.testStarted(item.entry.id, test),
+      await item.suite.run(item.entry, tests, settings, {
+        started: (_host, test) => {
+          if (begun[index]!.has(test)) return;
+          begun[index]!.add(test);
+          observer.testStarted(item.entry.id, test);
+        },
         finished: (_host, test, outcome, durationMs) => record(index, test, outcome, durationMs),
       });
     } catch (error) {
       failure = error;
     }
-    if (settings.signal.aborted) return;
+    // A retry pass that did not report a test leaves it with its earlier attempts.
+    if (settings.signal.aborted || !first) return;
     const why = failure === undefined
       ? "the suite driver returned without reporting this test"
       : `the suite driver failed: ${failure instanceof Error ? failure.message : String(failure)}`;
-    for (const test of item.tests) {
+    for (const test of tests) {
       record(index, test.id, { status: "ERROR", message: why }, performance.now() - started);
+    }
+  };
+
+  const runItem = async (index: number) => {
+    const item = plan[index]!;
+    await runPass(index, item.tests, true);
+    for (let pass = 1; pass <= retries && held[index]!.size > 0 && !settings.signal.aborted; pass++) {
+      await runPass(index, item.tests.filter((test) => held[index]!.has(test.id)), false);
+    }
+    // Still waiting (the run was interrupted, or a retry pass did not report it): the last attempt stands.
+    for (const attempts of [...held[index]!.values()]) {
+      held[index]!.delete(attempts[0]!.test);
+      const final = retried(attempts);
+      byItem[index]!.set(final.test, final);
+      observer.result(final);
     }
   };
 
@@ -151,6 +198,26 @@ export async function executePlan(options: ExecuteOptions): Promise<TestResult[]
       return result ? [result] : [];
     })
   );
+}
+
+/**
+ * The result of a test that ran more than once: its last attempt, marked flaky when that one matched its
+ * expectation, with every attempt's status and message in `details.attemptResults`, in order. A last attempt
+ * that could not apply (SKIP) does not stand for the test: the most recent one that did is reported.
+ */
+function retried(attempts: readonly TestResult[]): TestResult {
+  const last = attempts.at(-1)!;
+  const standing = last.status === "SKIP" ? attempts.findLast((a) => a.status !== "SKIP") ?? last : last;
+  if (attempts.length === 1) return standing;
+  return {
+    ...standing,
+    details: {
+      ...standing.details,
+      attemptResults: attempts.map(({ status, message, durationMs }) => ({ status, message, durationMs })),
+    },
+    ...(compare(standing) === "expected" && standing.status !== "SKIP" ? { flaky: true as const } : {}),
+    attempts: attempts.length,
+  };
 }
 
 function redactDetails(

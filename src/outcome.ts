@@ -46,6 +46,10 @@ export interface TestResult {
   message: string;
   durationMs: number;
   details: Record<string, unknown>;
+  /** Set when the result matched its expectation only on a retry (`--retries`): the test is flaky. */
+  flaky?: true;
+  /** How many times the test ran, when it ran more than once (`--retries`); absent for a single run. */
+  attempts?: number;
 }
 
 /** A passing outcome. */
@@ -119,6 +123,11 @@ export interface Summary {
   skipped: number;
   timedOut: number;
   errored: number;
+  /**
+   * Results that matched their expectation only on a retry (`--retries`); each is also counted under its
+   * status. Absent from reports written before retries existed; read such a report's count as 0.
+   */
+  flaky: number;
 }
 
 const SUMMARY_KEY: Record<Status, keyof Summary> = {
@@ -131,9 +140,21 @@ const SUMMARY_KEY: Record<Status, keyof Summary> = {
   ERROR: "errored",
 };
 
-/** Tallies results by status. */
-export function summarize(results: Iterable<Pick<TestResult, "status">>): Summary {
-  const summary: Summary = { passed: 0, failed: 0, warned: 0, info: 0, skipped: 0, timedOut: 0, errored: 0 };
-  for (const result of results) summary[SUMMARY_KEY[result.status]]++;
+/** Tallies results by status, and the flaky ones apart. */
+export function summarize(results: Iterable<Pick<TestResult, "status" | "flaky">>): Summary {
+  const summary: Summary = {
+    passed: 0,
+    failed: 0,
+    warned: 0,
+    info: 0,
+    skipped: 0,
+    timedOut: 0,
+    errored: 0,
+    flaky: 0,
+  };
+  for (const result of results) {
+    summary[SUMMARY_KEY[result.status]]++;
+    if (result.flaky === true) summary.flaky++;
+  }
   return summary;
 }

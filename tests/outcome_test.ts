@@ -35,6 +35,7 @@ Deno.test("summarize counts every status into its key", () => {
     skipped: 1,
     timedOut: 1,
     errored: 1,
+    flaky: 0,
   });
 });
 
@@ -48,4 +49,11 @@ Deno.test("outcome helpers carry status, message and details", () => {
     details: { csp: "x" },
   });
   assert.deepEqual(skip("binary absent"), { status: "SKIP", message: "binary absent" });
+});
+
+Deno.test("summarize counts flaky results apart, and under their status too", () => {
+  const summary = summarize([{ status: "PASS", flaky: true }, { status: "PASS" }, { status: "FAIL" }]);
+  assert.equal(summary.passed, 2);
+  assert.equal(summary.flaky, 1);
+  assert.equal(summary.failed, 1);
 });

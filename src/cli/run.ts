@@ -45,6 +45,7 @@ export const RUN_SPEC: CommandSpec = {
     out: { type: "string" },
     shard: { type: "string" },
     "timeout-multiplier": { type: "string" },
+    retries: { type: "string" },
     headful: { type: "boolean" },
     trace: { type: "string" },
     "profile-dir": { type: "string" },
@@ -67,6 +68,8 @@ export interface RunOptions {
   out?: string;
   shard: ReturnType<typeof parseShard>;
   timeoutMultiplier: number;
+  /** `--retries N`: how many more times an unexpected result is run; 0 by default. */
+  retries: number;
   headful: boolean;
   trace: "on" | "off" | "on-failure";
   profileDir?: string;
@@ -86,6 +89,7 @@ export function parseRunOptions(args: readonly string[], env = Deno.env): RunOpt
     reporters: [],
     shard: WHOLE,
     timeoutMultiplier: 1,
+    retries: 0,
     headful: booleanFlag(parsed, "headful"),
     trace: oneOf("--trace", stringFlag(parsed, "trace") ?? "off", ["on", "off", "on-failure"] as const),
   };
@@ -115,6 +119,13 @@ export function parseRunOptions(args: readonly string[], env = Deno.env): RunOpt
       );
     }
     options.timeoutMultiplier = value;
+  }
+  const retries = stringFlag(parsed, "retries");
+  if (retries !== undefined) {
+    if (!/^\d+$/.test(retries) || Number(retries) > 10) {
+      throw new UsageError(`Invalid --retries "${retries}": give a whole number from 0 to 10`);
+    }
+    options.retries = Number(retries);
   }
   for (const [flag, key] of [["config", "config"], ["out", "out"], ["profile-dir", "profileDir"]] as const) {
     const value = stringFlag(parsed, flag);
@@ -271,6 +282,7 @@ export async function runConformance(
       expectations,
       redact: scrub,
       observer: reporters,
+      retries: options.retries,
     });
   } finally {
     for (const [signal, listener] of listeners) Deno.removeSignalListener(signal, listener);

@@ -19,13 +19,13 @@ export const STATUS_MARK: Record<Status, string> = {
   ERROR: "✗",
 };
 
-/** One cell: the result, and for a SKIP or INFO the number of its reason's footnote. */
+/** One cell: the result, and for a SKIP, an INFO or a flaky result the number of its reason's footnote. */
 export interface BoardCell {
   /** The (redacted) result shown. */
   result: TestResult;
   /** ✓ ✗ ! i or –. */
   mark: string;
-  /** For a SKIP or INFO: the number of its reason's footnote. */
+  /** For a SKIP, an INFO or a flaky result (`--retries`): the number of its reason's footnote. */
   footnote?: number;
 }
 
@@ -45,7 +45,7 @@ export interface BoardGrid {
   omitted: ReportHost[];
   /** Rows, sorted by test id. */
   rows: BoardRow[];
-  /** SKIP and INFO reasons, footnote `n` at index `n - 1`. */
+  /** SKIP and INFO reasons and flaky notes, footnote `n` at index `n - 1`. */
   footnotes: string[];
 }
 
@@ -90,9 +90,13 @@ export function boardGrid(report: RunReport, options: BoardGridOptions = {}): Bo
   const numberOf = new Map<string, number>();
   for (const row of rows) {
     for (const cell of row.cells) {
-      // A bare mark says too little for these two: the reason is what a reader needs.
-      if (cell?.result.status !== "SKIP" && cell?.result.status !== "INFO") continue;
-      const reason = redact(cell.result.message.trim() || "no reason given", options.secrets);
+      // A bare mark says too little for these: the reason is what a reader needs.
+      if (!cell || (cell.result.status !== "SKIP" && cell.result.status !== "INFO" && !cell.result.flaky)) {
+        continue;
+      }
+      const reason = cell.result.flaky
+        ? `flaky: as expected only on attempt ${cell.result.attempts ?? 2} (--retries)`
+        : redact(cell.result.message.trim() || "no reason given", options.secrets);
       let number = numberOf.get(reason);
       if (number === undefined) {
         footnotes.push(reason);

@@ -125,7 +125,9 @@ export function renderHtml(report: RunReport, secrets: readonly string[] = []): 
       (run.incomplete ? ' · <span class="bad">incomplete run</span>' : "") + "</div>",
     `<div class="meta">${s.passed} passed, ${s.failed} failed, ${s.warned} warned, ${s.info} info, ` +
       `${s.skipped} skipped, ` +
-      `${s.timedOut} timed out, ${s.errored} errored · <span id="shown">${results.length}</span> of ` +
+      `${s.timedOut} timed out, ${s.errored} errored${
+        s.flaky ? `, ${s.flaky} flaky` : ""
+      } · <span id="shown">${results.length}</span> of ` +
       `${results.length} results shown</div>`,
   );
   out.push("<fieldset><legend>Status</legend>");
@@ -182,13 +184,13 @@ export function renderHtml(report: RunReport, secrets: readonly string[] = []): 
   out.push("<h2>Results</h2>");
   for (const [index, result] of results.entries()) {
     const verdict = compare(result);
-    const flag = verdict === "unexpected"
+    const flag = (verdict === "unexpected"
       ? ' <span class="bad">UNEXPECTED</span>'
       : verdict === "stale"
       ? ` <span class="stale">STALE expectation: listed as ${result.expected}</span>`
       : result.expected !== "PASS"
       ? ` <span class="tag">known failure: expected ${result.expected}</span>`
-      : "";
+      : "") + retryTag(result);
     out.push(
       `<details id="r${index}" data-result data-host="${escapeHtml(result.host)}" ` +
         `data-status="${result.status}" data-verdict="${verdict}"><summary>` +
@@ -205,6 +207,14 @@ export function renderHtml(report: RunReport, secrets: readonly string[] = []): 
   }
   out.push(`<script>${SCRIPT}</script></body></html>`);
   return `${out.filter(Boolean).join("\n")}\n`;
+}
+
+/** A result that ran more than once (`--retries`): flaky, or how many attempts a failure had. */
+function retryTag(result: RunReport["results"][number]): string {
+  if (result.attempts === undefined) return "";
+  return result.flaky
+    ? ` <span class="stale">FLAKY: as expected only on attempt ${result.attempts}</span>`
+    : ` <span class="tag">${result.attempts} attempts</span>`;
 }
 
 /** Options of {@linkcode HtmlReporter}. */

@@ -123,7 +123,34 @@ function testCase(result: TestResult): { xml: string; kind: "passed" | "failures
     // Neither breaks a MUST, so the testcase passes; an INFO is no skip either (the test ran).
     inner = `      <system-out>${escapeXmlText(`${result.status}: ${body}`)}</system-out>\n`;
   }
+  const retry = retryProperties(result).map(([name, value]) =>
+    `        ${openTag("property", { name, value })}/>\n`
+  );
+  if (retry.length > 0) inner = `      <properties>\n${retry.join("")}      </properties>\n${inner}`;
+  if (result.flaky && !inner.includes("<system-out>")) {
+    inner += `      <system-out>${escapeXmlText(flakyText(result))}</system-out>\n`;
+  }
   return { xml: inner ? `${open}>\n${inner}    </testcase>\n` : `${open}/>\n`, kind };
+}
+
+/** What a flaky result's attempts before the matching one did, one line each. */
+function flakyText(result: TestResult): string {
+  const attempts = Array.isArray(result.details.attemptResults)
+    ? result.details.attemptResults as { status?: unknown; message?: unknown }[]
+    : [];
+  const earlier = attempts.slice(0, -1).map((a, i) =>
+    `attempt ${i + 1}: ${String(a.status)} ${String(a.message ?? "")}`
+  );
+  return [`FLAKY: as expected only on attempt ${result.attempts}`, ...earlier].join("\n");
+}
+
+/** `attempts` and `flaky` for a result that ran more than once (`--retries`). */
+function retryProperties(result: TestResult): [string, string][] {
+  if (result.attempts === undefined) return [];
+  return [
+    ["attempts", String(result.attempts)],
+    ...(result.flaky ? [["flaky", "true"] as [string, string]] : []),
+  ];
 }
 
 function element(name: string, attributes: Record<string, string>, text: string): string {

@@ -78,7 +78,7 @@ export class PrettyReporter implements Reporter {
     const index = this.#running.indexOf(`${result.host} › ${result.test}`);
     if (index >= 0) this.#running.splice(index, 1);
     const verdict = compare(result);
-    if (!this.#options.isTTY || verdict !== "expected") this.#print(this.#line(result));
+    if (!this.#options.isTTY || verdict !== "expected" || result.flaky) this.#print(this.#line(result));
     this.#drawProgress();
   }
 
@@ -89,6 +89,12 @@ export class PrettyReporter implements Reporter {
     if (attention.length > 0) {
       this.#options.out.write(`\n${this.#style(["bold"], "Needs attention:")}\n`);
       for (const result of attention) this.#options.out.write(`${this.#line(result)}\n`);
+      this.#options.out.write("\n");
+    }
+    const flaky = report.results.filter((result) => result.flaky === true);
+    if (flaky.length > 0) {
+      this.#options.out.write(`\n${this.#style(["bold"], "Flaky (as expected only on a retry):")}\n`);
+      for (const result of flaky) this.#options.out.write(`${this.#line(result)}\n`);
       this.#options.out.write("\n");
     }
     const skips = formatSkipGroups(groupSkips(report.results));
@@ -121,7 +127,8 @@ export class PrettyReporter implements Reporter {
         ].filter(Boolean).join(", "),
       );
     const incomplete = report.run.incomplete ? ` · ${this.#style(["bold", "yellow"], "INCOMPLETE run")}` : "";
-    return `${report.results.length} results: ${parts.join(", ")} · ${verdict}${incomplete} · ` +
+    const flaky = s.flaky > 0 ? ` · ${this.#style(["bold", "yellow"], `${s.flaky} flaky`)}` : "";
+    return `${report.results.length} results: ${parts.join(", ")} · ${verdict}${flaky}${incomplete} · ` +
       formatDuration(report.run.durationMs);
   }
 
@@ -136,7 +143,8 @@ export class PrettyReporter implements Reporter {
     if (message) line += `  ${message}`;
     if (verdict === "unexpected") {
       const expected = result.expected === "PASS" ? "" : ` (expected ${result.expected})`;
-      line += `  ${this.#badge(["bold", "red", "inverse"], `UNEXPECTED${expected}`)}`;
+      const tries = result.attempts ? ` after ${result.attempts} attempts` : "";
+      line += `  ${this.#badge(["bold", "red", "inverse"], `UNEXPECTED${expected}${tries}`)}`;
     } else if (verdict === "stale") {
       line +=
         `  ${this.#badge(["bold", "yellow", "inverse"], `STALE expectation: listed as ${result.expected}`)}` +
@@ -146,6 +154,7 @@ export class PrettyReporter implements Reporter {
     } else if (result.expected !== "PASS") {
       line += this.#style("gray", " (known failure)");
     }
+    if (result.flaky) line += `  ${this.#badge(["bold", "yellow", "inverse"], flakyLabel(result))}`;
     return line;
   }
 
@@ -194,6 +203,16 @@ export class PrettyReporter implements Reporter {
     if (!this.#options.color || style === "reset") return text;
     return styleText(style, text, { validateStream: false });
   }
+}
+
+/** `FLAKY: passed on attempt 2, after FAIL`: what the flaky result did, and what the attempts before it did. */
+function flakyLabel(result: TestResult): string {
+  const attempts = Array.isArray(result.details.attemptResults)
+    ? (result.details.attemptResults as { status?: unknown }[]).slice(0, -1).map((a) => String(a.status))
+    : [];
+  const did = result.status === "PASS" ? "passed" : `${result.status} as expected`;
+  return `FLAKY: ${did} on attempt ${result.attempts ?? attempts.length + 1}` +
+    (attempts.length > 0 ? `, after ${attempts.join(", ")}` : "");
 }
 
 /** The terminal's width now (it may have been resized), or 80 when there is no console. */

@@ -96,6 +96,9 @@ export const runReportSchema: z.ZodType<RunReport> = z.object({
     message: z.string(),
     durationMs: z.number().nonnegative(),
     details: z.record(z.string(), z.unknown()),
+    // Reports written before --retries existed have neither.
+    flaky: z.literal(true).optional(),
+    attempts: z.number().int().min(2).optional(),
   })),
   summary: z.object({
     passed: count,
@@ -106,6 +109,8 @@ export const runReportSchema: z.ZodType<RunReport> = z.object({
     skipped: count,
     timedOut: count,
     errored: count,
+    // Likewise: no `flaky` count before --retries, and no flaky results to count.
+    flaky: count.default(0),
   }),
   // zod types optional keys as `T | undefined`; with exactOptionalPropertyTypes the shapes are otherwise equal.
 }) as unknown as z.ZodType<RunReport>;

@@ -71,6 +71,7 @@ Deno.test("a report written before INFO existed still merges, boards and diffs; 
     skipped: 0,
     timedOut: 0,
     errored: 0,
+    flaky: 0,
   });
   assert.match(built.text, /^\| `apps\/security\/csp-no-unsafe-eval` \| i\[\^1\] \| {2}\|$/m);
   assert.match(built.text, /^\[\^1\]: 'unsafe-eval' is allowed$/m);

@@ -79,6 +79,7 @@ Deno.test("host reports merge into one, hosts in order of first appearance", () 
     skipped: 1,
     timedOut: 0,
     errored: 0,
+    flaky: 0,
   });
 });
 

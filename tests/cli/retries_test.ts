@@ -1,0 +1,142 @@
+/**
+ * `--retries N`: a planted one-off failure becomes a visible flaky result, a consistent failure stays a
+ * failure. The host is a `--config` CLI host whose binary is a shell script that fails its first runs, counted
+ * in a file in a temporary folder: a real subprocess failing by chance, as a real host would.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { runCli } from "../../src/cli/mod.ts";
+import { memoryIo } from "../../src/cli/io.ts";
+import { parseReport } from "../../src/report/schema.ts";
+import { UsageError } from "../../src/errors.ts";
+import { parseRunOptions } from "../../src/cli/run.ts";
+
+const STREAM = [
+  '{"type":"system","subtype":"init","session_id":"s","model":"m","tools":[]}',
+  '{"type":"assistant","message":{"content":[{"type":"text","text":"OK"}]}}',
+  '{"type":"result","subtype":"success","is_error":false,"result":"OK"}',
+];
+
+/** A folder with `flaky.yaml` and a host script that fails its first `fails` streaming runs. */
+async function plantedHost(fails: number) {
+  const dir = await Deno.makeTempDir({ prefix: "conformance-retries-" });
+  const counter = join(dir, "runs");
+  const script = join(dir, "flaky-agent");
+  await Deno.writeTextFile(
+    script,
+    [
+      "#!/bin/sh",
+      'if [ "$1" = "--version" ]; then echo "flaky-agent 1.0"; exit 0; fi',
+      `n=$(cat "${counter}" 2>/dev/null || echo 0); n=$((n + 1)); echo "$n" > "${counter}"`,
+      `if [ "$n" -le ${fails} ]; then echo "transient: connection reset" >&2; exit 1; fi`,
+      ...STREAM.map((line) => `echo '${line}'`),
+      "",
+    ].join("\n"),
+  );
+  await Deno.chmod(script, 0o755);
+  const config = join(dir, "flaky.yaml");
+  await Deno.writeTextFile(
+    config,
+    [
+      "hosts:",
+      "  - id: flaky-agent",
+      "    kind: cli",
+      `    binary: ${script}`,
+      "    dialect: claude",
+      "    streamShape: { init: required, terminal: event }",
+      "    paths:",
+      '      streaming: ["-p", "{prompt}"]',
+      '      version-check: ["--version"]',
+      "",
+    ].join("\n"),
+  );
+  return {
+    dir,
+    config,
+    runs: async () => Number((await Deno.readTextFile(counter)).trim()),
+    [Symbol.asyncDispose]: () => Deno.remove(dir, { recursive: true }),
+  };
+}
+
+async function run(host: { dir: string; config: string }, extra: string[]) {
+  const io = memoryIo();
+  const out = join(host.dir, "out");
+  const code = await runCli([
+    "run",
+    "--config",
+    host.config,
+    "--host",
+    "flaky-agent",
+    "--live",
+    "--grep",
+    "^cli/behavior/streaming$",
+    "--reporter",
+    "json,pretty,junit,markdown,html",
+    "--out",
+    out,
+    ...extra,
+  ], io);
+  const report = parseReport(await Deno.readTextFile(join(out, "report.json")), "report.json");
+  const file = (name: string) => Deno.readTextFile(join(out, name));
+  return {
+    code,
+    io,
+    report,
+    junit: await file("junit.xml"),
+    board: await file("board.md"),
+    html: await file("report.html"),
+  };
+}
+
+Deno.test("--retries 2 turns a planted one-off failure into a visible flaky result, in every report", async () => {
+  await using host = await plantedHost(1);
+  const { code, io, report, junit, board, html } = await run(host, ["--retries", "2"]);
+  assert.equal(code, 0, io.stdout + io.stderr);
+  assert.equal(await host.runs(), 2, "one failed run, one passing retry, no more");
+  const [result] = report.results;
+  assert.equal(result?.status, "PASS");
+  assert.equal(result?.flaky, true);
+  assert.equal(result?.attempts, 2);
+  assert.deepEqual(
+    (result?.details.attemptResults as { status: string }[]).map((attempt) => attempt.status),
+    ["FAIL", "PASS"],
+  );
+  assert.equal(report.summary.flaky, 1);
+  assert.equal(report.summary.passed, 1);
+  assert.match(io.stdout, /FLAKY: passed on attempt 2, after FAIL/);
+  assert.match(io.stdout, /^1 results: .*· all as expected · 1 flaky · /m);
+  assert.match(junit, /<property name="flaky" value="true"\/>/);
+  assert.match(junit, /<property name="attempts" value="2"\/>/);
+  assert.match(board, /flaky/i);
+  assert.match(html, /flaky/i);
+});
+
+Deno.test("--retries 2 leaves a consistent failure a failure, after 3 attempts", async () => {
+  await using host = await plantedHost(99);
+  const { code, report, io } = await run(host, ["--retries", "2"]);
+  assert.equal(code, 1, io.stdout);
+  assert.equal(await host.runs(), 3);
+  const [result] = report.results;
+  assert.equal(result?.status, "FAIL");
+  assert.equal(result?.flaky, undefined);
+  assert.equal(result?.attempts, 3);
+  assert.equal(report.summary.flaky, 0);
+  assert.match(io.stdout, /UNEXPECTED.*after 3 attempts/);
+});
+
+Deno.test("without --retries the one-off failure fails the run, and the test ran once", async () => {
+  await using host = await plantedHost(1);
+  const { code, report } = await run(host, []);
+  assert.equal(code, 1);
+  assert.equal(await host.runs(), 1);
+  assert.equal(report.results[0]?.status, "FAIL");
+  assert.equal(report.results[0]?.attempts, undefined);
+});
+
+Deno.test("--retries takes a whole number from 0 to 10", () => {
+  assert.equal((parseRunOptions(["--retries", "3"]) as { retries: number }).retries, 3);
+  assert.equal((parseRunOptions([]) as { retries: number }).retries, 0);
+  for (const bad of ["-1", "x", "1.5", "11"]) {
+    assert.throws(() => parseRunOptions(["--retries", bad]), UsageError, bad);
+  }
+});
