@@ -29,12 +29,14 @@ Reports
 
 Running
   --timeout-multiplier X    scale every timeout (slow machines: 2 or 3)
+  --retries N               rerun an unexpected result up to N times (0-10, default 0); one that then
+                            matches is reported as flaky, a consistent failure stays a failure
   --headful                 show the browser for MCP Apps hosts
   --trace on|off|on-failure keep Playwright traces (default off)
   --profile-dir DIR         browser profile for real web products (default under your cache dir)
 
-Exit codes: 0 every result as expected, 1 an unexpected result or a stale expectation, 2 usage error,
-3 harness error, 130/143 interrupted.
+Exit codes: 0 every result as expected, 1 an unexpected result or a stale expectation, 2 usage error (also,
+before any test, a named host's binary or the browser missing), 3 harness error, 130/143 interrupted.
 
 Examples
   conformance
