@@ -15,6 +15,16 @@ import { didYouMean } from "../suggest.ts";
 import { booleanFlag, type CommandSpec, listFlag, oneOf, parseCommandLine, stringFlag } from "./args.ts";
 import { HELP } from "./help.ts";
 import { knownHosts, resolveHosts } from "./hosts.ts";
+import { attachArtifacts } from "./artifacts.ts";
+import {
+  checkRerunHosts,
+  narrowToTargets,
+  programWords,
+  readRerunTargets,
+  rerunCommand,
+  rerunFlags,
+  type RerunTargets,
+} from "./rerun.ts";
 import { checkPrerequisites } from "./preflight.ts";
 import type { CliIo } from "./io.ts";
 import { writeUpdatedExpectations } from "./update_expectations.ts";
@@ -25,7 +35,7 @@ import { REPORTER_NAMES, type ReporterName } from "../report/reporter.ts";
 import { redact, secretsFromEnv } from "../report/redact.ts";
 import { readableEnv } from "../exec/env.ts";
 import { REPORT_SCHEMA, type RunReport } from "../report/schema.ts";
-import { summarize } from "../outcome.ts";
+import { summarize, type TestResult } from "../outcome.ts";
 import { HARNESS_VERSION, SUITE_REVISION } from "../version.ts";
 
 /** The grammar of `conformance run`. */
@@ -49,9 +59,18 @@ export const RUN_SPEC: CommandSpec = {
     headful: { type: "boolean" },
     trace: { type: "string" },
     "profile-dir": { type: "string" },
+    "rerun-failed": { type: "string" },
   },
   positionals: { min: 0, max: 0, what: "no arguments" },
 };
+
+/** Flags whose value is a path, and their option keys. */
+const PATH_FLAGS = [
+  ["config", "config"],
+  ["out", "out"],
+  ["profile-dir", "profileDir"],
+  ["rerun-failed", "rerunFailed"],
+] as const;
 
 /** Everything `run` was asked to do, validated. */
 export interface RunOptions {
@@ -73,6 +92,8 @@ export interface RunOptions {
   headful: boolean;
   trace: "on" | "off" | "on-failure";
   profileDir?: string;
+  /** `--rerun-failed REPORT.json`: rerun that report's unexpected results (hosts and tests from it). */
+  rerunFailed?: string;
 }
 
 /** Validates `run` arguments into {@linkcode RunOptions}; every mistake is a {@linkcode UsageError}. */
@@ -127,12 +148,17 @@ export function parseRunOptions(args: readonly string[], env = Deno.env): RunOpt
     }
     options.retries = Number(retries);
   }
-  for (const [flag, key] of [["config", "config"], ["out", "out"], ["profile-dir", "profileDir"]] as const) {
+  for (const [flag, key] of PATH_FLAGS) {
     const value = stringFlag(parsed, flag);
     if (value !== undefined) {
       if (value.trim() === "") throw new UsageError(`Flag "--${flag}" needs a non-empty value`);
       options[key] = value;
     }
+  }
+  if (options.rerunFailed !== undefined && options.hosts.length > 0) {
+    throw new UsageError(
+      "--rerun-failed takes its hosts from the report: drop --host (narrow with --grep, --tier or --suite)",
+    );
   }
   if (options.updateExpectations && options.expectations.length !== 1) {
     throw new UsageError(
@@ -155,8 +181,10 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
 /** Plans the run for `options`: the filtered (host, tests) list, or a usage error saying why it is empty. */
 export async function planRun(
   options: RunOptions,
+  rerun?: RerunTargets,
 ): Promise<{ plan: PlanItem[]; all: PlanItem[]; goldenPaths: readonly UserGoldenPath[] }> {
   const config = options.config ? await loadConfig(options.config) : EMPTY_CONFIG;
+  if (rerun) checkRerunHosts(rerun, knownHosts(config).map((entry) => entry.id));
   const entries = resolveHosts(options.hosts, knownHosts(config));
   if (!options.live) {
     const gated = entries.filter((e) => e.kind !== "cli" && e.requiresLive);
@@ -195,7 +223,8 @@ export async function planRun(
       );
     }
   }
-  const plan = filterPlan(all, options);
+  let plan = filterPlan(all, options);
+  if (rerun) plan = narrowToTargets(plan, rerun).plan;
   if (plan.length === 0 && options.shard.count === 1) {
     throw new UsageError(
       `No test matches the filters (--suite, --tier, --grep). Run "conformance list tests"`,
@@ -219,7 +248,13 @@ export async function runConformance(
     ? options.expectations
     : [await builtInExpectationsDir()].filter((p): p is string => p !== null);
   const expectations = await loadExpectations(expectationPaths);
-  const { plan, goldenPaths } = await planRun(options);
+  const rerun = options.rerunFailed === undefined ? undefined : await readRerunTargets(options.rerunFailed);
+  if (rerun?.tests.size === 0) {
+    io.err(`conformance: report "${rerun.source}" has no unexpected result: nothing to rerun\n`);
+    return EXIT.ok;
+  }
+  if (rerun) options = { ...options, hosts: [...rerun.tests.keys()] };
+  const { plan, goldenPaths } = await planRun(options, rerun);
 
   const literals = secretsFromEnv(readableEnv());
   const scrub = (text: string) => redact(text, literals);
@@ -272,6 +307,7 @@ export async function runConformance(
       isTTY: io.isTTY,
       color: io.color,
       secrets: literals,
+      rerun: rerunLine(options),
     }));
     total = plan.reduce((n, item) => n + item.tests.length, 0);
     reporters.start({ run, hosts, total });
@@ -288,6 +324,7 @@ export async function runConformance(
     for (const [signal, listener] of listeners) Deno.removeSignalListener(signal, listener);
   }
 
+  if (options.out !== undefined) results = await attachArtifacts(results, options.out, startedAt);
   const report: RunReport = {
     schema: REPORT_SCHEMA,
     run: {
@@ -309,6 +346,13 @@ export async function runConformance(
     return EXIT.ok;
   }
   return unexpectedResults(results).length > 0 ? EXIT.unexpected : EXIT.ok;
+}
+
+/** The command that reruns one result of this run, with the flags that shaped it. */
+function rerunLine(options: RunOptions): (result: TestResult) => string {
+  const program = programWords();
+  const flags = rerunFlags(options);
+  return (result) => rerunCommand(program, flags, result);
 }
 
 async function hostVersion(

@@ -35,6 +35,8 @@ export interface CreateReportersOptions {
   columns?: number;
   /** Exact secret values to redact, e.g. `secretsFromEnv(readableEnv())`. */
   secrets: readonly string[];
+  /** The command that reruns one result, shown by `pretty` under each result that needs attention. */
+  rerun?: (result: TestResult) => string | null;
 }
 
 /**
@@ -97,6 +99,8 @@ export function createReporters(names: readonly string[], options: CreateReporte
           isTTY: options.isTTY,
           color: options.color,
           secrets,
+          outDir: options.outDir,
+          ...(options.rerun ? { rerun: options.rerun } : {}),
         };
         return new PrettyReporter(
           options.columns === undefined ? prettyOptions : { ...prettyOptions, columns: options.columns },

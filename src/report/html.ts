@@ -6,7 +6,8 @@
  * @module
  */
 import { join } from "node:path";
-import { compare, STATUSES } from "../outcome.ts";
+import { compare, STATUSES, type TestResult } from "../outcome.ts";
+import { artifactsOf } from "./artifacts.ts";
 import { writeFileAtomic } from "./atomic_write.ts";
 import { boardGrid, STATUS_MARK } from "./board_grid.ts";
 import { redact, redactResult } from "./redact.ts";
@@ -195,9 +196,12 @@ export function renderHtml(report: RunReport, secrets: readonly string[] = []): 
       `<details id="r${index}" data-result data-host="${escapeHtml(result.host)}" ` +
         `data-status="${result.status}" data-verdict="${verdict}"><summary>` +
         `<span class="${result.status}">${STATUS_MARK[result.status]} ${result.status}</span> ` +
-        `${escapeHtml(result.host)} <code>${escapeHtml(result.test)}</code> ${result.durationMs} ms${flag}` +
+        `${escapeHtml(result.host)} <code>${escapeHtml(result.test)}</code>${
+          result.title ? ` ${escapeHtml(result.title)}` : ""
+        } ${result.durationMs} ms${flag}` +
         "</summary>",
       `<p>Expected: ${result.expected}</p>`,
+      artifactLinks(result),
       result.message ? `<pre>${escapeHtml(result.message)}</pre>` : "",
       Object.keys(result.details).length > 0
         ? `<pre>${escapeHtml(JSON.stringify(result.details, null, 2))}</pre>`
@@ -207,6 +211,20 @@ export function renderHtml(report: RunReport, secrets: readonly string[] = []): 
   }
   out.push(`<script>${SCRIPT}</script></body></html>`);
   return `${out.filter(Boolean).join("\n")}\n`;
+}
+
+/**
+ * Links to a result's artifacts. Their paths are relative to the report folder, where report.html is written,
+ * so they resolve as relative URLs; each path segment is URL-encoded, and only relative paths are linked.
+ */
+function artifactLinks(result: TestResult): string {
+  const paths = artifactsOf(result).filter((path) => !path.startsWith("/") && !/^[a-z][\w+.-]*:/i.test(path));
+  if (paths.length === 0) return "";
+  const links = paths.map((path) => {
+    const href = path.split("/").map(encodeURIComponent).join("/");
+    return `<li><a href="${escapeHtml(href)}">${escapeHtml(path)}</a></li>`;
+  });
+  return `<p>Artifacts:</p><ul class="artifacts">${links.join("")}</ul>`;
 }
 
 /** A result that ran more than once (`--retries`): flaky, or how many attempts a failure had. */

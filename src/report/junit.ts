@@ -9,10 +9,14 @@
  * - PASS, WARN and INFO → a passed test case (a WARN's or INFO's message goes to `<system-out>`); an INFO is
  *   never a `<skipped>`, because the test ran and broke nothing.
  *
+ * A testcase's name is the test id; its title and artifacts are `<property name="title">` and
+ * `<property name="artifact">` (paths relative to the report folder) in the testcase's `<properties>`.
+ *
  * @module
  */
 import { join } from "node:path";
 import { compare, type TestResult } from "../outcome.ts";
+import { artifactsOf } from "./artifacts.ts";
 import { writeFileAtomic } from "./atomic_write.ts";
 import { redactResult } from "./redact.ts";
 import type { Reporter, TextSink } from "./reporter.ts";
@@ -123,14 +127,21 @@ function testCase(result: TestResult): { xml: string; kind: "passed" | "failures
     // Neither breaks a MUST, so the testcase passes; an INFO is no skip either (the test ran).
     inner = `      <system-out>${escapeXmlText(`${result.status}: ${body}`)}</system-out>\n`;
   }
-  const retry = retryProperties(result).map(([name, value]) =>
-    `        ${openTag("property", { name, value })}/>\n`
-  );
-  if (retry.length > 0) inner = `      <properties>\n${retry.join("")}      </properties>\n${inner}`;
+  inner = testCaseProperties(result) + inner;
   if (result.flaky && !inner.includes("<system-out>")) {
     inner += `      <system-out>${escapeXmlText(flakyText(result))}</system-out>\n`;
   }
   return { xml: inner ? `${open}>\n${inner}    </testcase>\n` : `${open}/>\n`, kind };
+}
+
+/** The title and the artifacts (relative to `--out`) as testcase properties; the name stays the test id. */
+function testCaseProperties(result: TestResult): string {
+  const properties = [
+    ...(result.title ? [["title", result.title]] : []),
+    ...artifactsOf(result).map((path) => ["artifact", path]),
+    ...retryProperties(result),
+  ].map(([name, value]) => `        ${openTag("property", { name: name!, value: value! })}/>\n`);
+  return properties.length === 0 ? "" : `      <properties>\n${properties.join("")}      </properties>\n`;
 }
 
 /** What a flaky result's attempts before the matching one did, one line each. */

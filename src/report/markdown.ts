@@ -1,13 +1,13 @@
 /**
  * The `markdown` reporter: the pass/fail board, tests × hosts with ✓ ✗ ! i – marks and numbered footnotes
- * for SKIP and INFO reasons, written to `board.md`. Test-only hosts (the fakes, broken reference variants)
+ * for SKIP and INFO reasons and for test titles (`[^t<row>]` after the test id), written to `board.md`. Test-only hosts (the fakes, broken reference variants)
  * are left off by policy, and the board says which.
  *
  * @module
  */
 import { join } from "node:path";
 import { writeFileAtomic } from "./atomic_write.ts";
-import { boardGrid } from "./board_grid.ts";
+import { boardGrid, type BoardRow } from "./board_grid.ts";
 import type { Reporter, TextSink } from "./reporter.ts";
 import type { ReportHost, RunReport } from "./schema.ts";
 
@@ -51,12 +51,13 @@ export function renderBoardMarkdown(report: RunReport, options: BoardMarkdownOpt
   } else {
     lines.push(`| Test | ${grid.hosts.map(hostHeader).join(" | ")} |`);
     lines.push(`| --- | ${grid.hosts.map(() => ":-:").join(" | ")} |`);
-    for (const row of grid.rows) {
+    for (const [index, row] of grid.rows.entries()) {
       const cells = row.cells.map((cell) => {
         if (!cell) return "";
         return cell.footnote === undefined ? cell.mark : `${cell.mark}[^${cell.footnote}]`;
       });
-      lines.push(`| \`${code(row.test)}\` | ${cells.join(" | ")} |`);
+      const title = titleOf(row) === undefined ? "" : `[^t${index + 1}]`;
+      lines.push(`| \`${code(row.test)}\`${title} | ${cells.join(" | ")} |`);
     }
     const totals = grid.hosts.map((_, index) => {
       const cells = grid.rows.flatMap((row) => row.cells[index] ? [row.cells[index]] : []);
@@ -81,8 +82,19 @@ export function renderBoardMarkdown(report: RunReport, options: BoardMarkdownOpt
   for (const [index, reason] of grid.footnotes.entries()) {
     lines.push(`[^${index + 1}]: ${escapeMarkdown(reason)}`);
   }
-  if (grid.footnotes.length > 0) lines.push("");
+  // The test titles come after the reasons, as footnotes `t<row>` so their numbers never clash.
+  const titles = grid.hosts.length === 0 ? [] : grid.rows.flatMap((row, index) => {
+    const title = titleOf(row);
+    return title === undefined ? [] : [`[^t${index + 1}]: ${escapeMarkdown(title)}`];
+  });
+  lines.push(...titles);
+  if (grid.footnotes.length + titles.length > 0) lines.push("");
   return lines.join("\n");
+}
+
+/** A row's test title, from the first of its results that has one. */
+function titleOf(row: BoardRow): string | undefined {
+  return row.cells.find((cell) => cell?.result.title)?.result.title;
 }
 
 function hostHeader(host: ReportHost): string {

@@ -9,6 +9,8 @@
 import { styleText } from "node:util";
 import { compare, type Status, summarize, type TestResult } from "../outcome.ts";
 import { STATUS_MARK } from "./board_grid.ts";
+import { join } from "node:path";
+import { artifactsOf } from "./artifacts.ts";
 import { redact } from "./redact.ts";
 import type { Reporter, ReportPlan, TextSink } from "./reporter.ts";
 import type { RunReport } from "./schema.ts";
@@ -26,6 +28,13 @@ export interface PrettyOptions {
   columns?: number;
   /** Secret values to redact besides the built-in shapes. */
   secrets?: readonly string[];
+  /**
+   * The shell command that reruns exactly one result, printed under each result that needs attention; none
+   * when absent or when it returns `null`.
+   */
+  rerun?: (result: TestResult) => string | null;
+  /** `--out DIR`: `details.artifacts` are relative to it, and printed joined to it. */
+  outDir?: string | null;
 }
 
 type Style = Parameters<typeof styleText>[0];
@@ -88,7 +97,10 @@ export class PrettyReporter implements Reporter {
     const attention = report.results.filter((result) => compare(result) !== "expected");
     if (attention.length > 0) {
       this.#options.out.write(`\n${this.#style(["bold"], "Needs attention:")}\n`);
-      for (const result of attention) this.#options.out.write(`${this.#line(result)}\n`);
+      for (const result of attention) {
+        this.#options.out.write(`${this.#line(result)}\n`);
+        for (const line of this.#replay(result)) this.#options.out.write(`    ${line}\n`);
+      }
       this.#options.out.write("\n");
     }
     const flaky = report.results.filter((result) => result.flaky === true);
@@ -137,7 +149,8 @@ export class PrettyReporter implements Reporter {
     const status = result.status.padEnd(7);
     const head = this.#style(STATUS_STYLE[result.status], `${STATUS_MARK[result.status]} ${status}`);
     const message = firstLine(redact(result.message, this.#options.secrets));
-    let line = `${head} ${result.host.padEnd(this.#hostWidth)}  ${result.test}  ${
+    const title = result.title ? ` ${this.#style("gray", `· ${firstLine(result.title)}`)}` : "";
+    let line = `${head} ${result.host.padEnd(this.#hostWidth)}  ${result.test}${title}  ${
       this.#style("gray", formatDuration(result.durationMs))
     }`;
     if (message) line += `  ${message}`;
@@ -156,6 +169,20 @@ export class PrettyReporter implements Reporter {
     }
     if (result.flaky) line += `  ${this.#badge(["bold", "yellow", "inverse"], flakyLabel(result))}`;
     return line;
+  }
+
+  /** How to look into a result again: the command that reruns it, and the files it left. */
+  #replay(result: TestResult): string[] {
+    const lines: string[] = [];
+    const command = this.#options.rerun?.(result) ?? null;
+    if (command !== null) lines.push(`rerun: ${redact(command, this.#options.secrets)}`);
+    const artifacts = artifactsOf(result);
+    if (artifacts.length > 0) {
+      const outDir = this.#options.outDir;
+      const paths = artifacts.map((path) => outDir ? join(outDir, path) : path);
+      lines.push(`artifacts: ${paths.join(", ")}`);
+    }
+    return lines;
   }
 
   #print(line: string): void {

@@ -1,0 +1,175 @@
+/**
+ * Replaying failures: the one-line command that reruns exactly one result (printed by the pretty reporter
+ * under every unexpected result), and `--rerun-failed REPORT.json`, which reruns a report's unexpected results
+ * and stale expectations.
+ *
+ * The command names the program the way the user can start it again: a compiled binary by its name when its
+ * folder is on PATH (else by its path), a run from source as `deno task conformance` (the documented way,
+ * whose permissions are the harness's own; deno task runs in the repository root, so relative paths resolve
+ * the same from anywhere inside it).
+ *
+ * @module
+ */
+import { UsageError } from "../errors.ts";
+import { isCompiled, type SelfContext } from "../exec/self.ts";
+import { compare, type TestResult } from "../outcome.ts";
+import { parseReport } from "../report/schema.ts";
+
+/** What of a run's options shapes which tests exist and how they behave, so a rerun repeats it. */
+export interface RerunShape {
+  readonly suite: string;
+  readonly tier?: string;
+  readonly live: boolean;
+  readonly mockModel: boolean;
+  readonly config?: string;
+  readonly expectations: readonly string[];
+  readonly timeoutMultiplier: number;
+  readonly profileDir?: string;
+}
+
+/**
+ * Quotes one word for a POSIX shell: bare when it is made only of safe characters, else in single quotes
+ * (inside which nothing is special but the quote itself, written `'\''`).
+ *
+ * @example
+ * ```ts
+ * import { shellQuote } from "./rerun.ts";
+ * shellQuote("cli/scripted/ordering"); // "cli/scripted/ordering"
+ * shellQuote("^a$"); // "'^a$'"
+ * shellQuote("it's"); // "'it'\\''s'"
+ * ```
+ */
+export function shellQuote(word: string): string {
+  if (/^[\w./:=,@%+-]+$/.test(word)) return word;
+  return `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+/** A `--grep` pattern that matches exactly `testId` and nothing else: anchored, every metacharacter escaped. */
+export function exactGrep(testId: string): string {
+  return `^${testId.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&")}$`;
+}
+
+/** The words that start this program again, as the user would type them. */
+export function programWords(
+  context: SelfContext = selfContext(),
+  path = Deno.env.get("PATH") ?? "",
+): string[] {
+  if (!isCompiled(context)) return ["deno", "task", "conformance"];
+  const slash = context.execPath.lastIndexOf("/");
+  const dir = context.execPath.slice(0, slash);
+  const name = context.execPath.slice(slash + 1);
+  return [path.split(":").includes(dir) ? name : context.execPath];
+}
+
+function selfContext(): SelfContext {
+  return { execPath: Deno.execPath(), mainModule: Deno.mainModule };
+}
+
+/** The flags of `shape` a rerun repeats: only those that were given (or differ from their default). */
+export function rerunFlags(shape: RerunShape): string[] {
+  const flags: string[] = [];
+  if (shape.config !== undefined) flags.push("--config", shape.config);
+  for (const path of shape.expectations) flags.push("--expectations", path);
+  if (shape.suite !== "all") flags.push("--suite", shape.suite);
+  if (shape.tier !== undefined) flags.push("--tier", shape.tier);
+  if (shape.live) flags.push("--live");
+  if (shape.mockModel) flags.push("--mock-model");
+  if (shape.timeoutMultiplier !== 1) flags.push("--timeout-multiplier", String(shape.timeoutMultiplier));
+  if (shape.profileDir !== undefined) flags.push("--profile-dir", shape.profileDir);
+  return flags;
+}
+
+/**
+ * The shell command that reruns exactly one (host, test) with the run's shaping flags.
+ *
+ * @example
+ * ```ts
+ * import { rerunCommand } from "./rerun.ts";
+ * rerunCommand(["conformance"], [], { host: "fake", test: "cli/scripted/ordering" });
+ * // "conformance run --host fake --grep '^cli/scripted/ordering$'"
+ * ```
+ */
+export function rerunCommand(
+  program: readonly string[],
+  flags: readonly string[],
+  result: Pick<TestResult, "host" | "test">,
+): string {
+  const words = [...program, "run", "--host", result.host, "--grep", exactGrep(result.test), ...flags];
+  return words.map(shellQuote).join(" ");
+}
+
+/** What `--rerun-failed` reruns: per host, the test ids. */
+export interface RerunTargets {
+  /** The report file, for messages. */
+  readonly source: string;
+  /** Host ids in report order, each with its test ids. */
+  readonly tests: ReadonlyMap<string, ReadonlySet<string>>;
+  /** The command line of the run that wrote the report, when it recorded one. */
+  readonly command?: string;
+}
+
+/**
+ * Reads the unexpected results and stale expectations of a report. A missing, unreadable or invalid file is a
+ * {@linkcode UsageError} (or the report reader's one-line `ReportError`), both exit 2.
+ */
+export async function readRerunTargets(path: string): Promise<RerunTargets> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotCapable) throw error;
+    const why = error instanceof Deno.errors.NotFound ? "does not exist" : "cannot be read";
+    throw new UsageError(
+      `--rerun-failed: report "${path}" ${why}: give the report.json a run wrote with --reporter json --out DIR`,
+    );
+  }
+  const report = parseReport(text, path);
+  const tests = new Map<string, Set<string>>();
+  for (const result of report.results) {
+    if (compare(result) === "expected") continue;
+    let set = tests.get(result.host);
+    if (!set) tests.set(result.host, set = new Set());
+    set.add(result.test);
+  }
+  return { source: path, tests, ...(report.run.command ? { command: report.run.command } : {}) };
+}
+
+/**
+ * The plan items a rerun keeps (each host's tests cut down to the report's targets) and the targets that are
+ * not in the plan (filtered out by --suite/--tier/--grep/--shard, or absent without the original flags).
+ * None kept is a {@linkcode UsageError}.
+ */
+export function narrowToTargets<T extends { entry: { id: string }; tests: readonly { id: string }[] }>(
+  plan: readonly T[],
+  targets: RerunTargets,
+): { plan: T[]; missing: { host: string; test: string }[] } {
+  const kept = plan.flatMap((item) => {
+    const wanted = targets.tests.get(item.entry.id);
+    const tests = wanted ? item.tests.filter((test) => wanted.has(test.id)) : [];
+    return tests.length > 0 ? [{ ...item, tests }] : [];
+  });
+  const planned = new Set(kept.flatMap((item) => item.tests.map((test) => `${item.entry.id}\0${test.id}`)));
+  const missing = [...targets.tests].flatMap(([host, tests]) =>
+    [...tests].filter((test) => !planned.has(`${host}\0${test}`)).map((test) => ({ host, test }))
+  );
+  if (missing.length > 0 && kept.length === 0) {
+    const first = missing[0]!;
+    throw new UsageError(
+      `--rerun-failed: none of the ${missing.length} result(s) of "${targets.source}" is in this run ` +
+        `(first: ${first.host} ${first.test}): give the flags of the run that wrote it again` +
+        (targets.command ? ` (it ran "${targets.command}")` : "") + ", or drop the --suite/--tier/--grep",
+    );
+  }
+  return { plan: kept, missing };
+}
+
+/** Refuses a report whose hosts are not known here (a config-file host without the same `--config`). */
+export function checkRerunHosts(targets: RerunTargets, known: readonly string[]): void {
+  const unknown = [...targets.tests.keys()].find((host) => !known.includes(host));
+  if (unknown === undefined) return;
+  throw new UsageError(
+    `--rerun-failed: report "${targets.source}" names host "${unknown}", which is not known here: ` +
+      "a config-file host needs the same --config again" +
+      (targets.command ? ` (the report's run was "${targets.command}")` : ""),
+  );
+}

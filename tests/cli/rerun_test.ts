@@ -1,0 +1,89 @@
+/**
+ * The pieces of the rerun command: POSIX quoting that a real shell reads back word for word, a --grep that
+ * selects exactly one test id, the program named as the user can start it, and only the flags that shaped
+ * the run.
+ */
+import assert from "node:assert/strict";
+import { exactGrep, programWords, rerunCommand, rerunFlags, shellQuote } from "../../src/cli/rerun.ts";
+import { parseRunOptions } from "../../src/cli/run.ts";
+
+const WORDS = ["plain", "^cli/a$", "it's", "a b", "$HOME", "`x`", "back\\slash", "", "é", "new\nline", "*"];
+
+Deno.test("shellQuote: sh reads every word back exactly", async () => {
+  const script = `for word in ${WORDS.map(shellQuote).join(" ")}; do printf '%s\\0' "$word"; done`;
+  const output = await new Deno.Command("sh", {
+    args: ["-c", script],
+    stdin: "null",
+    stdout: "piped",
+    detached: true,
+  }).output();
+  assert.deepEqual(new TextDecoder().decode(output.stdout).split("\0").slice(0, -1), WORDS);
+  assert.equal(shellQuote("cli/scripted/ordering"), "cli/scripted/ordering");
+});
+
+Deno.test("exactGrep matches its test id and nothing else, metacharacters and all", () => {
+  const ids = ["cli/scripted/ordering", "apps/a.b/c(d)+[e]|f$", "cli/mock-model/fault-http-500"];
+  const others = [
+    "cli/scripted/ordering-2",
+    "xcli/scripted/ordering",
+    "apps/aXb/c(d)+[e]|f$",
+    "cli/scripted",
+  ];
+  for (const id of ids) {
+    const pattern = new RegExp(exactGrep(id));
+    assert.ok(pattern.test(id), id);
+    for (const other of [...ids, ...others].filter((candidate) => candidate !== id)) {
+      assert.ok(!pattern.test(other), `${exactGrep(id)} must not match ${other}`);
+    }
+  }
+  assert.equal(exactGrep("cli/scripted/ordering"), "^cli/scripted/ordering$");
+});
+
+Deno.test("programWords: deno task from source, the binary's name on PATH, else its path", () => {
+  const source = { execPath: "/usr/local/bin/deno", mainModule: "file:///repo/main.ts" };
+  assert.deepEqual(programWords(source, "/usr/bin"), ["deno", "task", "conformance"]);
+  const binary = {
+    execPath: "/opt/tools/conformance",
+    mainModule: "file:///tmp/deno-compile-conformance/main.ts",
+  };
+  assert.deepEqual(programWords(binary, "/usr/bin:/opt/tools"), ["conformance"]);
+  assert.deepEqual(programWords(binary, "/usr/bin"), ["/opt/tools/conformance"]);
+});
+
+Deno.test("rerunFlags repeats only the flags that shaped the run, never --out, --shard or --reporter", () => {
+  const env = { get: () => undefined } as unknown as typeof Deno.env;
+  const plain = parseRunOptions(
+    ["--host", "fake", "--out", "o", "--shard", "1/2", "--reporter", "json"],
+    env,
+  );
+  assert.ok(plain !== "help");
+  assert.deepEqual(rerunFlags(plain), []);
+  const shaped = parseRunOptions([
+    "--config",
+    "my conf.yaml",
+    "--expectations",
+    "e1",
+    "--expectations",
+    "e2",
+    "--suite",
+    "cli",
+    "--tier",
+    "behavior",
+    "--live",
+    "--mock-model",
+    "--timeout-multiplier",
+    "2.5",
+    "--grep",
+    "stream",
+  ], env);
+  assert.ok(shaped !== "help");
+  const line = rerunCommand(["conformance"], rerunFlags(shaped), {
+    host: "my-agent",
+    test: "cli/behavior/streaming",
+  });
+  assert.equal(
+    line,
+    "conformance run --host my-agent --grep '^cli/behavior/streaming$' --config 'my conf.yaml' " +
+      "--expectations e1 --expectations e2 --suite cli --tier behavior --live --mock-model --timeout-multiplier 2.5",
+  );
+});
