@@ -10,6 +10,7 @@ import { memoryIo } from "../../src/cli/io.ts";
 import { parseReport } from "../../src/report/schema.ts";
 import { UsageError } from "../../src/errors.ts";
 import { parseRunOptions } from "../../src/cli/run.ts";
+import { chromiumPath } from "../../src/runner/chromium.ts";
 
 const STREAM = [
   '{"type":"system","subtype":"init","session_id":"s","model":"m","tools":[]}',
@@ -138,5 +139,52 @@ Deno.test("--retries takes a whole number from 0 to 10", () => {
   assert.equal((parseRunOptions([]) as { retries: number }).retries, 0);
   for (const bad of ["-1", "x", "1.5", "11"]) {
     assert.throws(() => parseRunOptions(["--retries", bad]), UsageError, bad);
+  }
+});
+
+Deno.test({
+  name:
+    "--retries on an MCP Apps host reruns its failed test alone, and a consistent failure stays a failure",
+  ignore: chromiumPath() === null,
+  sanitizeResources: false,
+  sanitizeOps: false,
+}, async () => {
+  const dir = await Deno.makeTempDir({ prefix: "conformance-retries-apps-" });
+  try {
+    // No expectations for the variant, so the failure it is built to show is unexpected and retried.
+    await Deno.mkdir(join(dir, "expectations"));
+    await Deno.writeTextFile(
+      join(dir, "expectations", "fake.yaml"),
+      "schema: conformance-expectations/1\nhost: fake\ntests: {}\n",
+    );
+    const io = memoryIo();
+    const code = await runCli([
+      "run",
+      "--host",
+      "reference:double-tool-input",
+      "--grep",
+      "^apps/lifecycle/tool-input(-once)?$",
+      "--retries",
+      "1",
+      "--expectations",
+      join(dir, "expectations"),
+      "--reporter",
+      "json",
+      "--out",
+      dir,
+    ], io);
+    const report = parseReport(await Deno.readTextFile(join(dir, "report.json")), "report.json");
+    assert.equal(code, 1, io.stderr);
+    const byTest = new Map(report.results.map((result) => [result.test, result]));
+    assert.equal(byTest.get("apps/lifecycle/tool-input")?.attempts, undefined, "a passing test is not rerun");
+    const once = byTest.get("apps/lifecycle/tool-input-once");
+    assert.equal(once?.status, "FAIL");
+    assert.equal(once?.attempts, 2);
+    assert.deepEqual((once?.details.attemptResults as { status: string }[]).map((a) => a.status), [
+      "FAIL",
+      "FAIL",
+    ]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
   }
 });
