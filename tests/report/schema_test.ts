@@ -70,3 +70,18 @@ Deno.test("parseReport rejects null and arrays", () => {
   assert.match(parseError("null").message, /invalid/);
   assert.match(parseError("[]").message, /schema/);
 });
+
+Deno.test("parseReport: a report from before --retries has no flaky count (read as 0); flaky results round-trip", () => {
+  const old = JSON.parse(JSON.stringify(mixedReport()));
+  delete old.summary.flaky;
+  assert.equal(parseReport(JSON.stringify(old), "old.json").summary.flaky, 0);
+
+  const report = mixedReport();
+  report.results[0] = { ...report.results[0]!, flaky: true, attempts: 2 };
+  report.summary.flaky = 1;
+  assert.deepEqual(parseReport(JSON.stringify(report), "r.json"), report);
+  const edited = { ...report, summary: { ...report.summary, flaky: 0 } };
+  assert.match(parseError(JSON.stringify(edited)).message, /summary says flaky=0 but its results give 1/);
+  const once = { ...report, results: [{ ...report.results[0]!, attempts: 1 }, ...report.results.slice(1)] };
+  assert.match(parseError(JSON.stringify(once)).message, /results\[0\]\.attempts/);
+});
