@@ -14,6 +14,8 @@ Hosts and tests
   --suite cli|apps|all      which family of tests (default: all that apply to each host)
   --tier NAME               only one tier, e.g. behavior, scripted, constructability, lifecycle
   --grep RE                 only tests whose id matches the regular expression
+  --rerun-failed REPORT     rerun the unexpected results of a report.json (its hosts and tests; give the
+                            run's --config/--live/--mock-model again); "nothing to rerun" exits 0
   --shard I/N               run a deterministic 1/N of the (host, test) pairs; merge with "conformance board"
   --live                    run against real models and products with your own credentials (also CONFORMANCE_LIVE=1)
   --mock-model              run real agent CLIs end to end against a local mock model server
@@ -25,7 +27,8 @@ Expectations
 
 Reports
   --reporter NAME           pretty (default), json, junit, markdown, html; repeatable
-  --out DIR                 where report files go (json goes to stdout without --out)
+  --out DIR                 where report files go (json goes to stdout without --out), with each failure's
+                            artifacts: screenshots, traces, a failing CLI test's streams in streams/<host>/
 
 Running
   --timeout-multiplier X    scale every timeout (slow machines: 2 or 3)
@@ -34,6 +37,8 @@ Running
   --headful                 show the browser for MCP Apps hosts
   --trace on|off|on-failure keep Playwright traces (default off)
   --profile-dir DIR         browser profile for real web products (default under your cache dir)
+
+Under each result that needs attention, "rerun:" gives the command that reruns exactly that test.
 
 Exit codes: 0 every result as expected, 1 an unexpected result or a stale expectation, 2 usage error (also,
 before any test, a named host's binary or the browser missing), 3 harness error, 130/143 interrupted.
@@ -66,14 +71,18 @@ Examples
   conformance board shard-1/report.json shard-2/report.json --out board.md
   conformance board today.json --diff yesterday.json`;
 
-const PARSE = `Usage: conformance parse --host H [--exit-code N] [FILE|-]
+const PARSE = `Usage: conformance parse --host H [--exit-code N] [FILE|DIR|-]
 
 Normalises a recorded agent-CLI stream (JSON lines, as the host printed them) into the shared event set and
 prints one JSON event per line. Reads standard input when FILE is "-" or absent. --exit-code gives the recorded
 exit code, for hosts whose stream ends at EOF (their terminal depends on it; default 0).
+DIR is a recorded run's folder (a fixture in tests/fixtures/cli/<host>/<case>/, or a failing test's saved
+stream under <out>/streams/<host>/): its stdout.jsonl is read with its argv, stderr and exit code, and as the
+dialect its meta.json names, so --host may be left out.
 
-Example
-  claude -p "hi" --output-format stream-json --verbose | conformance parse --host claude-code`;
+Examples
+  claude -p "hi" --output-format stream-json --verbose | conformance parse --host claude-code
+  conformance parse reports/streams/my-agent/behavior-streaming`;
 
 const FAKE_HOST = `Usage: conformance fake-host [ARGS…] PROMPT
 

@@ -103,6 +103,20 @@ export class PrettyReporter implements Reporter {
       }
       this.#options.out.write("\n");
     }
+    // Evidence of results that broke nothing unexpected (a WARN, a known failure) is named too.
+    const evidence = report.results.filter((result) =>
+      compare(result) === "expected" && artifactsOf(result).length > 0
+    );
+    if (evidence.length > 0) {
+      this.#options.out.write(`\n${this.#style(["bold"], "Evidence kept (as expected):")}\n`);
+      for (const result of evidence) {
+        this.#options.out.write(`${result.host}  ${result.test}\n`);
+        for (const line of this.#replay(result).filter((l) => l.startsWith("artifacts:"))) {
+          this.#options.out.write(`    ${line}\n`);
+        }
+      }
+      this.#options.out.write("\n");
+    }
     const flaky = report.results.filter((result) => result.flaky === true);
     if (flaky.length > 0) {
       this.#options.out.write(`\n${this.#style(["bold"], "Flaky (as expected only on a retry):")}\n`);
