@@ -2,7 +2,8 @@
  * `conformance doctor`: what is installed and configured. Every path it prints is one it found to exist; the
  * pinned programs (the agent CLIs and the MCP Inspector) show the installed version beside the pin, read from
  * the proof `deno task hosts:install` records per package (`.conformance-verified`) rather than by running each
- * program. Credentials are reported by presence only.
+ * program; only where that proof is out of reach (the install cache lies outside the harness's read
+ * permission) is the program itself asked. Credentials are reported by presence only.
  *
  * Exit code: 0, or 1 when a prerequisite of the default run (`fake`, `fake-minimal`, `reference`) is missing,
  * which today means the browser the reference host needs.
@@ -17,6 +18,8 @@ import type { CliIo } from "./io.ts";
 import { browserProblem } from "./preflight.ts";
 import { binEnvName } from "../exec/find_executable.ts";
 import { isPermissionRefusal } from "../permissions.ts";
+import { killGroup } from "../exec/process_group.ts";
+import { readEnv } from "../exec/env.ts";
 import { chromiumPath } from "../runner/chromium.ts";
 import { HOSTS } from "../../hosts/registry.ts";
 import {
@@ -125,6 +128,37 @@ export interface DoctorReport {
   readonly problems: readonly string[];
 }
 
+/**
+ * The first line `binary --version` prints, for a pinned program whose recorded proof cannot be read (under
+ * the harness's permission set the install cache is not readable, but the shim is reachable on PATH). Run like
+ * the installer runs it: a throwaway HOME, no colour, stdin closed, its own process group, a 15 s limit.
+ */
+export async function probeVersion(binary: string, args: readonly string[]): Promise<string | null> {
+  const home = await Deno.makeTempDir({ prefix: "conformance-doctor-" });
+  try {
+    const child = new Deno.Command(binary, {
+      args: [...args],
+      cwd: home,
+      clearEnv: true,
+      env: { ...readEnv(["PATH"]), HOME: home, TERM: "dumb", NO_COLOR: "1", CI: "1" },
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+      detached: true,
+    }).spawn();
+    const timer = setTimeout(() => void killGroup(child.pid, { graceMs: 0, verifyMs: 5_000 }), 15_000);
+    const output = await child.output().finally(() => clearTimeout(timer));
+    // Some print it on stderr (the installer reads both, too).
+    const text = [output.stdout, output.stderr].map((bytes) => new TextDecoder().decode(bytes)).join("\n");
+    const line = text.split("\n").map((l) => l.trim()).find((l) => l !== "") ?? "";
+    return output.success && line !== "" ? line : null;
+  } catch {
+    return null;
+  } finally {
+    await Deno.remove(home, { recursive: true }).catch(() => {});
+  }
+}
+
 /** Gathers the report. */
 export async function diagnose(): Promise<DoctorReport> {
   const hosts = await Promise.all(
@@ -139,7 +173,22 @@ export async function diagnose(): Promise<DoctorReport> {
     configHosts: new Set(),
     configSource: null,
   });
-  const pinned = await Promise.all([...PINNED_HOSTS, ...PINNED_APPS_HOSTS].map((pin) => pinnedStatus(pin)));
+  const found = new Map(hosts.map((host) => [host.id, host.path]));
+  const pinned = await Promise.all([...PINNED_HOSTS, ...PINNED_APPS_HOSTS].map(async (pin) => {
+    const status = await pinnedStatus(pin);
+    if (!status.note?.includes("outside the read permission")) return status;
+    // Found on PATH but its proof is out of reach: ask the program itself.
+    const binary = found.has(pin.host) ? found.get(pin.host) ?? null : pin.binary;
+    const installed = binary === null ? null : await probeVersion(binary, pin.versionArgs);
+    if (installed === null) return status;
+    const { note: _, ...rest } = status;
+    return installed.includes(pin.pkg.version) ? { ...rest, installed, state: "ok" as const } : {
+      ...rest,
+      installed,
+      state: "mismatch" as const,
+      note: 'reinstall with "deno task hosts:install --force"',
+    };
+  }));
   const credentials = CREDENTIALS.map((name) => ({ name, present: Boolean(Deno.env.get(name)) }));
   return {
     browser: problem === null ? chromiumPath() : null,

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { pinnedStatus } from "../../src/cli/doctor.ts";
+import { pinnedStatus, probeVersion } from "../../src/cli/doctor.ts";
 import { chromiumPath } from "../../src/runner/chromium.ts";
 import { conformanceArgv } from "../robustness/_harness.ts";
 import { packagePrefix, pinFor, shimPath } from "../../hosts/cli/_installed.ts";
@@ -86,4 +86,11 @@ Deno.test({
   } finally {
     await Deno.remove(cache, { recursive: true });
   }
+});
+
+Deno.test("probeVersion: the first line a program prints (stdout or stderr), null when it fails or is absent", async () => {
+  assert.equal(await probeVersion("sh", ["-c", "echo; echo '1.2.3 (x)'; echo more"]), "1.2.3 (x)");
+  assert.equal(await probeVersion("sh", ["-c", "echo 'v9' >&2"]), "v9");
+  assert.equal(await probeVersion("sh", ["-c", "echo 1.0; exit 3"]), null);
+  assert.equal(await probeVersion("conformance-no-such-program", ["--version"]), null);
 });
