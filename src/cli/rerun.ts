@@ -56,13 +56,19 @@ export function programWords(
 ): string[] {
   if (!isCompiled(context)) return ["deno", "task", "conformance"];
   const slash = context.execPath.lastIndexOf("/");
+  if (slash < 0) return [context.execPath];
   const dir = context.execPath.slice(0, slash);
   const name = context.execPath.slice(slash + 1);
   return [path.split(":").includes(dir) ? name : context.execPath];
 }
 
 function selfContext(): SelfContext {
-  return { execPath: Deno.execPath(), mainModule: Deno.mainModule };
+  try {
+    return { execPath: Deno.execPath(), mainModule: Deno.mainModule };
+  } catch {
+    // A permission set that hides the executable's path must not cost the run: name the binary plainly.
+    return { execPath: "conformance", mainModule: "file:///deno-compile-conformance/main.ts" };
+  }
 }
 
 /** The flags of `shape` a rerun repeats: only those that were given (or differ from their default). */

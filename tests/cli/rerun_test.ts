@@ -48,6 +48,7 @@ Deno.test("programWords: deno task from source, the binary's name on PATH, else 
   };
   assert.deepEqual(programWords(binary, "/usr/bin:/opt/tools"), ["conformance"]);
   assert.deepEqual(programWords(binary, "/usr/bin"), ["/opt/tools/conformance"]);
+  assert.deepEqual(programWords({ ...binary, execPath: "conformance" }, "/usr/bin"), ["conformance"]);
 });
 
 Deno.test("rerunFlags repeats only the flags that shaped the run, never --out, --shard or --reporter", () => {
