@@ -22,6 +22,7 @@ import { FrameSuiteBridge } from "../../src/runner/suite_bridge.ts";
 import { findAppFrame, inspectAppFrame } from "./app_frames.ts";
 import type { McpUiListeners } from "./mcp_ui/listeners.ts";
 import { TOOLS_HEADING } from "./mcp_ui/page_config.ts";
+import { SANDBOX_PROXY_TITLE } from "./mcp_ui/sandbox_proxy.ts";
 
 /** How long a theme switch in `resetIsolation` may take to reach a View that shows one. */
 const THEME_SETTLE_MS = 1_000;
@@ -33,6 +34,7 @@ export class McpUiHost extends BrowserHost {
   #listeners: McpUiListeners | null = null;
   #popups: string[] = [];
   #seenFrames = new Set<Frame>();
+  #stalledRenders = 0;
 
   /** Starts the listeners alongside the browser. */
   override async setup(options: HostSetupOptions): Promise<void> {
@@ -79,16 +81,44 @@ export class McpUiHost extends BrowserHost {
   async launch(launcher: LauncherName): Promise<SuiteBridge> {
     const page = this.page;
     if (this.bridge !== null) await this.#load(page);
+    let frame = await this.#click(page, launcher, 10_000).catch(async (error: unknown) => {
+      if (!await this.#stalled(page)) throw error;
+      // A user facing the blank frame reloads and tries again; so does the harness, once.
+      this.#stalledRenders++;
+      await this.#load(page);
+      return null;
+    });
+    frame ??= await this.#click(page, launcher, 15_000);
+    this.bridge = new FrameSuiteBridge(frame);
+    return this.bridge;
+  }
+
+  /**
+   * How many renders stayed blank and were launched again. `AppRenderer`'s frame setup keys on the identity
+   * of `sandbox.url`, which the documented `ToolUI` creates anew on every render: when the tool result
+   * arrives while the sandbox proxy loads, the re-render cancels the setup, and the setup run again finds
+   * the frame in place and stops, so the bridge never connects and the View stays blank, with no error.
+   */
+  get stalledRenders(): number {
+    return this.#stalledRenders;
+  }
+
+  async #click(page: Page, launcher: LauncherName, timeoutMs: number): Promise<Frame> {
     for (const frame of page.frames()) this.#seenFrames.add(frame);
     await page.getByRole("button", { name: launcher, exact: true }).click({ timeout: 10_000 });
-    const frame = await findAppFrame(() => [page], {
-      timeoutMs: 15_000 * this.options.timeoutMultiplier,
+    return await findAppFrame(() => [page], {
+      timeoutMs: timeoutMs * this.options.timeoutMultiplier,
       exclude: this.#seenFrames,
       signal: this.options.signal,
       intervalMs: 100,
     });
-    this.bridge = new FrameSuiteBridge(frame);
-    return this.bridge;
+  }
+
+  /** Whether the page holds a sandbox frame that still shows the proxy's own page: the render stalled. */
+  async #stalled(page: Page): Promise<boolean> {
+    const frames = page.frames().filter((frame) => frame !== page.mainFrame() && !frame.isDetached());
+    const titles = await Promise.all(frames.map((frame) => frame.title().catch(() => null)));
+    return titles.includes(SANDBOX_PROXY_TITLE);
   }
 
   /** Every loopback URL this host listens on while set up (for tests proving they close). */

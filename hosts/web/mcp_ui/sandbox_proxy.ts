@@ -26,12 +26,15 @@ window.addEventListener("message", (event) => {
 window.parent.postMessage({ method: "ui/notifications/sandbox-proxy-ready", params: {} }, "*");
 `;
 
+/** The proxy page's title, as in the walkthrough: a frame still titled so never received the View. */
+export const SANDBOX_PROXY_TITLE = "Sandbox Proxy";
+
 /** The path the proxy is served under, as in the walkthrough. */
 export const SANDBOX_PROXY_PATH = "/sandbox_proxy.html";
 
 /** The proxy page's HTML. */
 export function sandboxProxyHtml(): string {
-  return `<!DOCTYPE html><html><head><meta charset="UTF-8"><title>Sandbox Proxy</title>` +
+  return `<!DOCTYPE html><html><head><meta charset="UTF-8"><title>${SANDBOX_PROXY_TITLE}</title>` +
     `<style>html, body { margin: 0; padding: 0; width: 100%; height: 100%; }</style></head>` +
     `<body><script>${PROXY_SCRIPT}</script></body></html>`;
 }

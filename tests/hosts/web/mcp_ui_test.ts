@@ -5,7 +5,8 @@
  * browser process or listener survives the run.
  */
 import assert from "node:assert/strict";
-import { MCP_UI_HOST, type McpUiHost } from "../../../hosts/web/mcp_ui.ts";
+import type { Page } from "playwright-core";
+import { MCP_UI_HOST, McpUiHost } from "../../../hosts/web/mcp_ui.ts";
 import { buildMcpUiPageScript } from "../../../hosts/web/mcp_ui/bundle.ts";
 // So that `deno check tests/` checks the page's source too: esbuild only strips its types.
 import type {} from "../../../hosts/web/mcp_ui/page.tsx";
@@ -16,6 +17,7 @@ import { chromiumPath } from "../../../src/runner/chromium.ts";
 import type { HostSetupOptions } from "../../../src/runner/host.ts";
 import type { RunSettings } from "../../../src/suite.ts";
 import { appsDriver } from "../../../suite/apps/driver.ts";
+import { loadSuiteHtml } from "../../../suite/apps/build.ts";
 
 const EXPECTATIONS = new URL("../../../hosts/expectations/mcp-ui.yaml", import.meta.url);
 
@@ -118,5 +120,53 @@ Deno.test({
   assert.ok(observed.endpoints.length >= 5, `listeners: ${observed.endpoints}`);
   for (const url of observed.endpoints) {
     await assert.rejects(fetch(url), `listener ${url} is still open`);
+  }
+});
+
+/** The host, with the first sandbox proxy load slowed down and the first tool result arriving during it. */
+class ResultDuringProxyLoad extends McpUiHost {
+  protected override async open(page: Page): Promise<void> {
+    let proxyDelayed = false;
+    let callDelayed = false;
+    await page.context().route(/\/sandbox_proxy\.html/, async (route) => {
+      if (!proxyDelayed) {
+        proxyDelayed = true;
+        await new Promise((resolve) => setTimeout(resolve, 1_500));
+      }
+      await route.continue();
+    });
+    await page.context().route(/\/mcp$/, async (route) => {
+      if (!callDelayed && /"tools\/call"/.test(route.request().postData() ?? "")) {
+        callDelayed = true;
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      }
+      await route.continue();
+    });
+    await super.open(page);
+  }
+}
+
+Deno.test({
+  name: "a render AppRenderer leaves blank (tool result during the proxy load) is launched once more",
+  ignore: chromiumPath() === null,
+  sanitizeResources: false,
+  sanitizeOps: false,
+}, async () => {
+  const host = new ResultDuringProxyLoad();
+  try {
+    await host.setup({
+      headful: false,
+      live: false,
+      trace: "off",
+      artifactsDir: null,
+      timeoutMultiplier: 1,
+      signal: new AbortController().signal,
+      appHtml: loadSuiteHtml,
+    });
+    const bridge = await host.launch("run_conformance");
+    assert.equal(host.stalledRenders, 1, "the first render stayed blank and was launched again");
+    assert.ok((await bridge.listTests()).length > 0, "the second render carries the suite");
+  } finally {
+    await host.teardown();
   }
 });
