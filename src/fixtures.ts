@@ -349,6 +349,15 @@ export const TEARDOWN_MARKS = {
 /** How long the View delays its `ui/resource-teardown` answer (#11). */
 export const TEARDOWN_ACK_DELAY_MS = 800;
 
+/**
+ * Why `lifecycle/teardown-notify` fails when the View was removed with no teardown receipt. Worded for what the
+ * View saw: a request never sent and one posted as the frame is removed in the same turn look the same to it.
+ */
+export const TEARDOWN_NOT_RECEIVED =
+  "The View never received ui/resource-teardown before the host removed it " +
+  "(the suite cannot tell a request never sent from one sent as the frame was removed in the same turn: " +
+  "either way the View could not answer it)";
+
 /** The suite test ids whose verdicts come from the server log after the View is gone. */
 export const TEARDOWN_TEST_IDS = ["lifecycle/teardown-notify", "lifecycle/teardown-await"] as const;
 
@@ -368,7 +377,7 @@ export function judgeTeardown(log: Pick<ServerLog, "markers">, removed: boolean,
     ? {
       id: TEARDOWN_TEST_IDS[0],
       status: "FAIL" as const,
-      message: "The host removed the View without sending ui/resource-teardown first",
+      message: TEARDOWN_NOT_RECEIVED,
     }
     : {
       id: TEARDOWN_TEST_IDS[0],

@@ -71,6 +71,17 @@ Deno.test("judgeTeardown: notify and await verdicts from the server's markers", 
   assert.deepEqual(verdict(marks(TEARDOWN_MARKS.received, TEARDOWN_MARKS.acked), true), ["PASS", "PASS"]);
   assert.deepEqual(verdict(marks(TEARDOWN_MARKS.received), true), ["PASS", "FAIL"]);
   assert.deepEqual(verdict(marks(), true), ["FAIL", "SKIP"]);
+  // The View cannot tell "not sent" from "sent as the frame was removed": the message claims only what it saw.
+  const [notify] = judgeTeardown(marks(), true);
+  assert.match(
+    notify?.message ?? "",
+    /^The View never received ui\/resource-teardown before the host removed it/,
+  );
+  assert.match(
+    notify?.message ?? "",
+    /cannot tell a request never sent from one sent as the frame was removed/,
+  );
+  assert.doesNotMatch(notify?.message ?? "", /without sending/);
   assert.deepEqual(verdict(marks(), false), ["SKIP", "SKIP"]);
   assert.deepEqual(verdict(marks(TEARDOWN_MARKS.received, TEARDOWN_MARKS.acked), true, 500), [
     "FAIL",
