@@ -24,6 +24,7 @@ import {
   type Mounted,
   STATIC_STYLE_VARIABLES,
   STYLE_VARIABLES,
+  THEMED_HEX_PALETTE,
 } from "./page_handlers.ts";
 
 const config = JSON.parse(
@@ -89,12 +90,18 @@ async function bootstrap(): Promise<void> {
   api.ready = true;
 }
 
+function styleVariables(): NonNullable<McpUiHostContext["styles"]>["variables"] {
+  if (broken("static-hex-palette")) return STATIC_STYLE_VARIABLES;
+  if (!broken("theme-invariant-colour")) return STYLE_VARIABLES;
+  return THEMED_HEX_PALETTE[dark.matches ? "dark" : "light"] as typeof STYLE_VARIABLES;
+}
+
 function hostContext(tool: Tool, callId: number): McpUiHostContext {
   const other = main?.tools.find((candidate) => candidate.name !== tool.name) ?? tool;
   return {
     toolInfo: { id: callId, tool: broken("wrong-toolinfo") ? other : tool },
     theme: dark.matches ? "dark" : "light",
-    styles: { variables: broken("static-hex-palette") ? STATIC_STYLE_VARIABLES : STYLE_VARIABLES },
+    styles: { variables: styleVariables() },
     displayMode: "inline",
     availableDisplayModes: broken("inconsistent-display-mode") ? ["fullscreen"] : ["inline", "fullscreen"],
     containerDimensions: { width: 720, maxHeight: MAX_HEIGHT },

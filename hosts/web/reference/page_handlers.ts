@@ -48,6 +48,32 @@ export const STATIC_STYLE_VARIABLES = {
   "--font-sans": "system-ui, sans-serif",
 } as Record<string, string> as typeof STYLE_VARIABLES;
 
+/**
+ * Plain colours for the `theme-invariant-colour` variant (the MCP Inspector's palette): resolved for one theme,
+ * re-sent with the new values on a theme change, except `--color-text-inverse`, which is the same in both
+ * themes and so left out of the partial patch.
+ */
+export const THEMED_HEX_PALETTE: Readonly<Record<"light" | "dark", Readonly<Record<string, string>>>> = {
+  light: {
+    "--color-background-primary": "#ffffff",
+    "--color-text-primary": "#18181b",
+    "--color-text-inverse": "#ffffff",
+  },
+  dark: {
+    "--color-background-primary": "#1b1b1f",
+    "--color-text-primary": "#f4f4f5",
+    "--color-text-inverse": "#ffffff",
+  },
+};
+
+/** The colours of {@linkcode THEMED_HEX_PALETTE} whose value differs in `theme` from the other theme. */
+export function changedColours(theme: "light" | "dark"): Record<string, string> {
+  const other = THEMED_HEX_PALETTE[theme === "dark" ? "light" : "dark"];
+  return Object.fromEntries(
+    Object.entries(THEMED_HEX_PALETTE[theme]).filter(([key, value]) => other[key] !== value),
+  );
+}
+
 /** Standard style variables, colours as `light-dark()` so they follow the theme without a re-send. */
 export const STYLE_VARIABLES = {
   "--color-background-primary": "light-dark(#ffffff, #1b1b1f)",
@@ -141,7 +167,10 @@ export function installBridgeHandlers(current: Mounted, deps: HandlerDeps): void
   };
   const onTheme = () => {
     if (broken("theme-not-sent")) return;
-    updateContext(current, { theme: deps.dark.matches ? "dark" : "light" }, deps);
+    const theme = deps.dark.matches ? "dark" : "light";
+    // Only the colours that differ between the themes: the same in both needs no re-send.
+    const styles = broken("theme-invariant-colour") ? { styles: { variables: changedColours(theme) } } : {};
+    updateContext(current, { theme, ...styles }, deps);
   };
   deps.dark.addEventListener("change", onTheme);
   current.cleanups.push(() => deps.dark.removeEventListener("change", onTheme));

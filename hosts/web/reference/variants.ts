@@ -247,6 +247,14 @@ export const VARIANTS: readonly Variant[] = [
     fails: ["context/style-variables", "context/palette-follows-theme"],
   },
   {
+    name: "theme-invariant-colour",
+    area: "context",
+    summary: "the MCP Inspector's palette: plain hex colours re-sent with new values on a theme change, " +
+      "except one that is the same in both themes, left out of the partial patch (legitimate)",
+    fails: ["context/style-variables"],
+    passes: ["context/palette-follows-theme"],
+  },
+  {
     name: "display-mode-empty",
     area: "display",
     summary: "answers ui/request-display-mode with {} (the VS Code bug)",
