@@ -19,12 +19,15 @@ import { join } from "node:path";
 import { BASELINE_ENV_ALLOW, projectEnv, readableEnv, readEnv } from "../../src/exec/env.ts";
 import type { HostInvocation } from "../../src/exec/host_runner.ts";
 import type { Observation } from "../../src/exec/observation.ts";
-import { redact, secretsFromEnv } from "../../src/report/redact.ts";
+import { redact, REDACTED, secretsFromEnv } from "../../src/report/redact.ts";
 
 /** Most stdout bytes kept per host run (1 MiB); past it lines are counted, not kept. */
 export const MAX_SAVED_STDOUT_BYTES = 1024 * 1024;
 /** Most stderr bytes kept per host run (256 KiB). */
 export const MAX_SAVED_STDERR_BYTES = 256 * 1024;
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
 
 /** One host run as recorded: what was started, what it printed (capped), how it ended. */
 export class StreamRecording {
@@ -35,8 +38,10 @@ export class StreamRecording {
   readonly envNames: readonly string[];
   /** The dialect its stdout was read as. */
   readonly dialect: string;
-  readonly stdout: string[] = [];
   readonly stderr: string[] = [];
+  // Bytes, not strings: a line the reader cut from a chunk can hold the whole chunk alive, and a flood of tiny
+  // lines would cost far more as strings than the cap says.
+  #stdout = new Uint8Array(0);
   #stdoutBytes = 0;
   /** Lines read but not kept because a cap was reached. */
   readonly dropped = { stdoutLines: 0, stderrLines: 0 };
@@ -56,14 +61,36 @@ export class StreamRecording {
     this.dialect = dialect;
   }
 
-  /** Keeps a stdout line the executor normalised, while under the cap. */
+  /**
+   * Keeps a stdout line the executor normalised, while under the cap. Once a line does not fit, it and every
+   * later line are only counted, so what is kept is always a prefix of the stream.
+   */
   stdoutLine(line: string): void {
-    if (this.#stdoutBytes + line.length + 1 > MAX_SAVED_STDOUT_BYTES) {
+    if (this.dropped.stdoutLines > 0) {
       this.dropped.stdoutLines++;
       return;
     }
-    this.#stdoutBytes += line.length + 1;
-    this.stdout.push(line);
+    const worst = this.#stdoutBytes + line.length * 3 + 1;
+    if (worst > this.#stdout.length && this.#stdout.length < MAX_SAVED_STDOUT_BYTES) {
+      const size = Math.min(MAX_SAVED_STDOUT_BYTES, Math.max(worst, this.#stdout.length * 2, 4096));
+      const grown = new Uint8Array(size);
+      grown.set(this.#stdout.subarray(0, this.#stdoutBytes));
+      this.#stdout = grown;
+    }
+    // Into the buffer itself: a fresh array per line would pile up off-heap garbage under a flood.
+    const room = this.#stdout.subarray(this.#stdoutBytes, this.#stdout.length - 1);
+    const { read, written } = encoder.encodeInto(line, room);
+    if (read < line.length) {
+      this.dropped.stdoutLines++;
+      return;
+    }
+    this.#stdout[this.#stdoutBytes + written] = 0x0a;
+    this.#stdoutBytes += written + 1;
+  }
+
+  /** The stdout kept, as text: lines, each ending in a newline. */
+  get stdoutText(): string {
+    return decoder.decode(this.#stdout.subarray(0, this.#stdoutBytes));
   }
 
   /** Ends the recording with what the executor observed; stderr is the observation's, capped. */
@@ -126,20 +153,26 @@ export async function saveRecordings(
   recordings: readonly StreamRecording[],
 ): Promise<string[]> {
   const secrets = secretsFromEnv(readableEnv());
-  const scrub = (text: string) => redact(text, secrets);
+  let scrub = (text: string) => redact(text, secrets);
   const base = saved.test.split("/").slice(1).join("-").replaceAll(/[^\w.-]+/g, "_");
   const host = saved.host.replaceAll(/[^\w.-]+/g, "_");
   const written: string[] = [];
   for (const [index, recording] of recordings.entries()) {
+    // A secret the redactor recognises in one place (a header the host printed, "Bearer" and its token as two
+    // arguments) must also go where it stands bare: the values it removes are removed everywhere.
+    const learned = learnSecrets(recording, secrets);
+    scrub = (text: string) => redact(text, [...learned, ...secrets]);
     const name = recordings.length === 1 ? base : `${base}-run${index + 1}`;
     const relative = `streams/${host}/${name}`;
     const dir = join(outDir, relative);
     await Deno.mkdir(dir, { recursive: true });
     const observation = recording.observation;
-    const lines = (list: readonly string[]) => list.map((line) => `${scrub(line)}\n`).join("");
     await Deno.writeTextFile(join(dir, "argv.json"), `${scrub(JSON.stringify(recording.argv, null, 2))}\n`);
-    await Deno.writeTextFile(join(dir, "stdout.jsonl"), lines(recording.stdout));
-    await Deno.writeTextFile(join(dir, "stderr.txt"), lines(recording.stderr));
+    // Whole texts, not line by line: a flood of tiny lines must not become a flood of strings here either.
+    const stdout = recording.stdoutText;
+    await Deno.writeTextFile(join(dir, "stdout.jsonl"), scrub(stdout));
+    const stderr = recording.stderr.map((line) => `${line}\n`).join("");
+    await Deno.writeTextFile(join(dir, "stderr.txt"), scrub(stderr));
     const meta = {
       host: saved.host,
       case: name,
@@ -154,7 +187,7 @@ export async function saveRecordings(
       timedOut: observation?.stopped === "wall" || observation?.stopped === "idle",
       stopped: observation?.stopped ?? null,
       durationMs: observation?.durationMs ?? null,
-      stdoutLines: observation?.stdoutLines ?? recording.stdout.length,
+      stdoutLinesRead: observation?.stdoutLines ?? null,
       truncated: recording.dropped.stdoutLines + recording.dropped.stderrLines > 0
         ? {
           stdoutLinesDropped: recording.dropped.stdoutLines,
@@ -169,4 +202,39 @@ export async function saveRecordings(
     written.push(relative);
   }
   return written;
+}
+
+/** The values redaction removes from a recording's argv (one by one and in adjacent pairs) and output. */
+function learnSecrets(recording: StreamRecording, secrets: readonly string[]): string[] {
+  const texts = [
+    ...recording.argv,
+    ...recording.argv.slice(1).map((arg, index) => `${recording.argv[index]} ${arg}`),
+    recording.stdoutText,
+    recording.stderr.join("\n"),
+  ];
+  const learned = new Set<string>();
+  for (const text of texts) {
+    for (const value of removedBy(text, redact(text, secrets))) {
+      // A header's value runs to the end of its line, JSON quoting and all: its bare form stops before that.
+      for (const form of [value, /^[^\s"'{}<>\\]*/.exec(value)![0]]) if (form.length >= 8) learned.add(form);
+    }
+  }
+  return [...learned].sort((a, b) => b.length - a.length);
+}
+
+/** What `redacted` (the text with secrets replaced by the marker) took out of `text`, in order. */
+function removedBy(text: string, redacted: string): string[] {
+  if (text === redacted) return [];
+  const pieces = redacted.split(REDACTED);
+  const removed: string[] = [];
+  let at = pieces[0]!.length;
+  for (const [index, piece] of pieces.entries()) {
+    if (index === 0) continue;
+    const last = index === pieces.length - 1;
+    const next = piece === "" ? (last ? text.length : at) : text.indexOf(piece, at);
+    if (next < 0) break;
+    removed.push(text.slice(at, next));
+    at = next + piece.length;
+  }
+  return removed;
 }

@@ -66,16 +66,46 @@ Deno.test("outside a recorded test nothing is recorded; a flood is capped and me
   const line = "x".repeat(1023);
   const lines = (MAX_SAVED_STDOUT_BYTES / 1024) + 500;
   for (let index = 0; index < lines; index++) recording.stdoutLine(line);
-  assert.equal(recording.stdout.length, MAX_SAVED_STDOUT_BYTES / 1024);
-  assert.equal(recording.dropped.stdoutLines, 500);
+  recording.stdoutLine("short");
+  assert.equal(recording.stdoutText.split("\n").length - 1, MAX_SAVED_STDOUT_BYTES / 1024);
+  assert.equal(
+    recording.dropped.stdoutLines,
+    501,
+    "past the cap nothing is kept: the saved stream is a prefix",
+  );
   const out = await Deno.makeTempDir({ prefix: "conformance-streams-" });
   try {
     const [folder] = await saveRecordings(out, { host: "fake", test: "cli/behavior/streaming" }, [recording]);
     const meta = JSON.parse(await Deno.readTextFile(join(out, folder!, "meta.json")));
-    assert.equal(meta.truncated.stdoutLinesDropped, 500);
+    assert.equal(meta.truncated.stdoutLinesDropped, 501);
     assert.match(meta.truncated.why, /only the first 1048576 bytes of stdout/);
     const saved = await Deno.stat(join(out, folder!, "stdout.jsonl"));
     assert.ok(saved.size <= MAX_SAVED_STDOUT_BYTES);
+  } finally {
+    await Deno.remove(out, { recursive: true });
+  }
+});
+
+Deno.test("a secret redacted in one place of a saved run is redacted where it stands bare too", async () => {
+  const token = "tok3n-1a2b3c4d5e6f";
+  const cookie = "s3ss10n-9z8y7x6w5v";
+  const built = fake.runner.build("streaming", { prompt: "P" });
+  const recording = new StreamRecording({ ...built, args: ["--auth", "Bearer", token, cookie] }, "claude");
+  recording.stdoutLine(`{"type":"system","note":"Cookie: sid=${cookie}"}`);
+  recording.stdoutLine(`{"echo":"${token}"}`);
+  const out = await Deno.makeTempDir({ prefix: "conformance-streams-" });
+  try {
+    const [folder] = await saveRecordings(out, { host: "fake", test: "cli/behavior/streaming" }, [recording]);
+    for (const file of ["argv.json", "stdout.jsonl", "meta.json"]) {
+      const text = await Deno.readTextFile(join(out, folder!, file));
+      assert.ok(!text.includes(token) && !text.includes(cookie), `${file}: ${text}`);
+    }
+    assert.deepEqual(JSON.parse(await Deno.readTextFile(join(out, folder!, "argv.json"))), [
+      "--auth",
+      "Bearer",
+      "[REDACTED]",
+      "[REDACTED]",
+    ]);
   } finally {
     await Deno.remove(out, { recursive: true });
   }
