@@ -132,6 +132,17 @@ const WebHost = z.object({
     sampling: [],
     link: [],
   }),
+  /**
+   * The host's own visible log or monitor pane: `readConsole` (`security/csp-audit-log`) searches its text as
+   * well as the browser console. `entry` (inside the pane) makes each matching element one line, its text on
+   * one line (a message shown as pretty-printed JSON); without it, each text line of the pane is one.
+   * `reveal` steps run before each read (expanding collapsed entries, say).
+   */
+  log: z.object({
+    selector: z.string().trim().min(1, "a selector must not be empty"),
+    entry: z.string().trim().min(1, "a selector must not be empty").optional(),
+    reveal: LaunchSteps.optional(),
+  }).strict().optional(),
   /** A selector present only when signed in. */
   signedIn: z.string().min(1).optional(),
   /** Milliseconds between interactions; 1500 for live hosts, 0 otherwise, when absent. */
@@ -154,12 +165,12 @@ const WebHost = z.object({
     });
   }
   if (host.server === undefined) {
-    for (const field of ["launch", "teardown", "cancel"] as const) {
-      const steps = host[field];
+    for (const field of ["launch", "teardown", "cancel", "log"] as const) {
+      const steps = field === "log" ? host.log?.reveal : host[field];
       if (steps !== undefined && placeholdersOf(steps).has("serverUrl")) {
         ctx.addIssue({
           code: "custom",
-          path: [field],
+          path: field === "log" ? ["log", "reveal"] : [field],
           message:
             '{serverUrl} has a value only when the harness starts the server: add server: { listen: "127.0.0.1:PORT" }',
         });

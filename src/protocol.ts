@@ -180,6 +180,8 @@ export interface FrameInspection {
 export interface ConsoleMatch {
   matched: boolean;
   line?: string;
+  /** Where the line was found: the browser console, or the host's own log pane (a YAML host's `log:`). */
+  source?: "console" | "log";
 }
 
 /** The `value` of a `confirmDialog{dialog: "download"}` answer: what the browser saved. */

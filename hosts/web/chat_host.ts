@@ -10,7 +10,6 @@
  */
 import type { Browser, Frame, Page } from "playwright-core";
 import type { CapabilityResult, ConsoleMatch, ConversationMatch, LauncherName } from "../../src/protocol.ts";
-import { redact } from "../../src/report/redact.ts";
 import { RESET_INLINE_TEST_ID } from "../../src/protocol.ts";
 import { BrowserHost, type BrowserSession, readDownload } from "../../src/runner/browser_host.ts";
 import type { CapabilityContext, HostSetupOptions, RequestOf, SuiteBridge } from "../../src/runner/host.ts";
@@ -18,6 +17,7 @@ import { loadPlaywright } from "../../src/runner/playwright.ts";
 import { FrameSuiteBridge } from "../../src/runner/suite_bridge.ts";
 import { startCdpProcess } from "../desktop/cdp_process.ts";
 import { clickByLabel, findAppFrame, findConversationText, inspectAppFrame } from "./app_frames.ts";
+import { type LogPane, logPaneLines, redactedMatch } from "./log_pane.ts";
 import { Pacer } from "./pacing.ts";
 import { profileDirFor } from "./profile.ts";
 
@@ -77,6 +77,8 @@ export interface ChatDom {
   readonly theme: { readonly selector: string } | null;
   /** Present only in a signed-in session; its absence after arrival means the profile is signed out. */
   readonly signedIn: string | null;
+  /** The host's own visible log pane, searched by `readConsole` besides the console (see {@linkcode LogPane}). */
+  readonly log?: LogPane;
 }
 
 /** How a {@linkcode ChatHost} runs. */
@@ -389,16 +391,47 @@ export class ChatHost extends BrowserHost {
     }
   }
 
-  /** The console line that matched, with anything shaped like a credential redacted (a product logs a lot). */
+  /**
+   * The console line that matched, or the entry of the host's own log pane (`dom.log`, a log too), saying
+   * which; anything shaped like a credential redacted (a product logs a lot).
+   */
   override async readConsole(
     request: RequestOf<"readConsole">,
     context: CapabilityContext,
   ): Promise<CapabilityResult> {
-    const result = await super.readConsole(request, context);
-    const value = result.value as ConsoleMatch | undefined;
-    if (value?.line === undefined) return result;
-    return { ...result, value: { ...value, line: redact(value.line) } satisfies ConsoleMatch };
+    const log = this.#options.dom.log;
+    if (log === undefined) return redactedMatch(await super.readConsole(request, context));
+    let pattern: RegExp;
+    try {
+      pattern = new RegExp(request.pattern);
+    } catch (error) {
+      return { ok: false, error: `Invalid console pattern "${request.pattern}": ${String(error)}` };
+    }
+    try {
+      await this.revealLog(context.signal);
+    } catch (error) {
+      return {
+        ok: false,
+        error: `${this.product}'s log pane: ${error instanceof Error ? error.message : error}`,
+      };
+    }
+    const deadline = Date.now() + request.timeoutMs;
+    while (true) {
+      const logged = await super.readConsole({ ...request, timeoutMs: 0 }, context);
+      if (!logged.ok || (logged.value as ConsoleMatch | undefined)?.matched) return redactedMatch(logged);
+      const line = (await logPaneLines(this.page, log)).find((entry) => pattern.test(entry));
+      if (line !== undefined) {
+        return redactedMatch({ ok: true, value: { matched: true, line } satisfies ConsoleMatch }, "log");
+      }
+      if (Date.now() >= deadline || context.signal.aborted) {
+        return { ok: true, value: { matched: false } satisfies ConsoleMatch };
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
   }
+
+  /** Makes the log pane's entries readable before `readConsole` reads it (a YAML host's `log.reveal`). */
+  protected async revealLog(_signal: AbortSignal): Promise<void> {}
 
   /** The app's outermost frame element (a product page has other iframes too). */
   override async inspectFrame(): Promise<CapabilityResult> {

@@ -43,7 +43,8 @@ export const DEFAULT_INSPECTOR_SERVER_LISTEN = "127.0.0.1:6280";
  * The MCP Inspector described as a YAML web host. Every selector was found on the Inspector 2.12.0 itself:
  * the connect switch is a Mantine switch whose `input` sits under its styled track (a plain click is
  * intercepted, hence `force`), the tab bar appears only once connected, the launcher cards share a prefix (so
- * the card's name is matched exactly), and the app panel (`data-testid=apps-form`) carries the Close button.
+ * the card's name is matched exactly), the app panel (`data-testid=apps-form`) carries the Close button, and
+ * the Protocol monitor's "Messages" panel shows each message as a card, collapsed until "Expand all".
  *
  * @example
  * ```ts
@@ -77,6 +78,15 @@ export function mcpInspectorYaml(options: McpInspectorYamlOptions = {}): string 
       - click: "role=button[name='Open App']"
     teardown:
       - click: "[data-testid=apps-form] button[aria-label=Close]"
+    # Its Protocol monitor: every message, one card each, the resource's _meta.ui.csp in resources/read.
+    log:
+      selector: "div[data-variant=panel]:has(h4:text-is('Messages'))"
+      entry: ".mantine-Card-root"
+      reveal:
+        # Collapsed cards show only the method; once expanded the button reads "Collapse all".
+        - click: "button[aria-label='Expand all']"
+          optional: true
+          timeoutMs: 500
     live: false
 `;
 }

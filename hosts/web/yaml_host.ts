@@ -62,6 +62,7 @@ export function chatDomOf(config: WebHostConfig): ChatDom {
     stop: [],
     theme: config.themeToggle ? { selector: config.themeToggle.selector } : null,
     signedIn: config.signedIn ?? null,
+    ...(config.log ? { log: { selector: config.log.selector, entry: config.log.entry ?? null } } : {}),
   };
 }
 
@@ -167,6 +168,12 @@ export class YamlWebHost extends ChatHost {
       what,
       beforeStep: () => this.pace(signal),
     });
+  }
+
+  /** Runs the `log.reveal` steps (expanding the log pane's collapsed entries, say) before it is read. */
+  protected override async revealLog(signal: AbortSignal): Promise<void> {
+    const reveal = this.#config.log?.reveal;
+    if (reveal) await this.#run(this.page, reveal, "log reveal", signal);
   }
 
   /** Unsupported without `conversation:` (a host launched by steps may have no conversation at all). */

@@ -33,6 +33,13 @@ import {
 /** The directives a resource's `resourceDomains` feed, where the hostile entry is declared. */
 const RESOURCE_DIRECTIVES = ["script-src", "style-src", "img-src", "font-src", "media-src"];
 
+/** Up to 240 characters of a logged line around its first mention of a CSP (a log entry may be long). */
+function excerptAboutCsp(line: string): string {
+  const at = Math.max(0, line.search(/csp|content-security-policy|[a-z]-src\b|[a-z]Domains\b/i));
+  const start = Math.max(0, at - 60);
+  return `${start > 0 ? "…" : ""}${line.slice(start, start + 240)}${start + 240 < line.length ? "…" : ""}`;
+}
+
 /** The CSP tests. */
 export const CSP: SuiteTest[] = [
   {
@@ -240,7 +247,11 @@ export const CSP: SuiteTest[] = [
     clause: "SHOULD",
     vantage: "host",
     manual: false,
-    caveat: "Any format counts: a console line about a CSP that names the resource URI or a declared origin",
+    caveat:
+      "Any format counts: a console line about a CSP that names the resource URI or a declared origin, " +
+      "or such an entry of the host's own visible log pane (a log too; a YAML host's log:). A warning that " +
+      "one invalid declared entry was dropped shows no configuration (nor the resource or a valid origin), " +
+      "so it does not count",
     async run(t: TestContext, env: SuiteEnv) {
       const { resourceUri, controls } = env.config();
       const pattern = cspAuditPattern(resourceUri, controls ? [controls.declared] : []);
@@ -249,11 +260,13 @@ export const CSP: SuiteTest[] = [
         | undefined;
       t.assert(
         match?.matched,
-        `No console line about a CSP names ${resourceUri}${
-          controls ? ` or its declared origin ${controls.declared}` : ""
-        } (/${pattern}/)`,
+        `No console line (nor entry of the host's log pane, when it has one) about a CSP names ` +
+          `${resourceUri}${controls ? ` or its declared origin ${controls.declared}` : ""} (/${pattern}/)`,
       );
-      if (match.line !== undefined) t.note(`Logged: ${match.line.slice(0, 200)}`);
+      if (match.line !== undefined) {
+        const where = match.source === "log" ? "in the host's log pane" : "in the console";
+        t.note(`Logged ${where}: ${excerptAboutCsp(match.line)}`);
+      }
     },
   },
   {

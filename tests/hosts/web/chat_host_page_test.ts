@@ -1,0 +1,143 @@
+/**
+ * A YAML web host (a {@linkcode YamlWebHost}, so its {@linkcode ChatHost} underneath) against a small local page
+ * on loopback, for what only a page can show: `readConsole` also searching the host's own log pane (`log:`),
+ * entry by entry, after its `reveal` steps, redacted and saying which source matched.
+ */
+import assert from "node:assert/strict";
+import { YamlWebHost } from "../../../hosts/web/yaml_host.ts";
+import { parseConfig, type WebHostConfig } from "../../../src/config.ts";
+import { cspAuditPattern } from "../../../src/fixtures.ts";
+import type { ConsoleMatch } from "../../../src/protocol.ts";
+import { chromiumPath } from "../../../src/runner/chromium.ts";
+import type { CapabilityContext, HostSetupOptions } from "../../../src/runner/host.ts";
+
+const RESOURCE = "ui://conformance/runner";
+const DECLARED = "http://127.0.0.1:4000";
+const SECRET = "abcdefghijklmnopqrstuvwxyz0123456789";
+
+/** A monitor pane whose message bodies stay hidden until "Expand all" is pressed, as the MCP Inspector's do. */
+const MONITOR_PAGE = `<!doctype html><meta charset="utf-8"><body>
+<h1 id="ready">host</h1>
+<button id="expand" onclick="document.querySelectorAll('.body').forEach((b) => b.hidden = false); this.remove()">
+  Expand all</button>
+<section id="monitor">
+  <div class="entry">tools/call run_conformance <pre class="body" hidden>{ "name": "run_conformance" }</pre></div>
+  <div class="entry">Refused to connect to '${DECLARED}/x' because it violates the following Content Security
+    Policy directive: "connect-src 'none'" (${RESOURCE})</div>
+  <div class="entry">resources/read ${RESOURCE} <pre class="body" hidden>{
+  "headers": { "Authorization": "Bearer ${SECRET}" },
+  "_meta": { "ui": { "csp": {
+    "connectDomains": [
+      "${DECLARED}"
+    ] } } }
+}</pre></div>
+</section>
+<script>if (location.search === "?console") console.log("CSP for ${RESOURCE}: connect-src ${DECLARED}");</script>
+</body>`;
+
+function serveMonitorPage(): { url: string } & AsyncDisposable {
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    () => new Response(MONITOR_PAGE, { headers: { "content-type": "text/html; charset=utf-8" } }),
+  );
+  return { url: `http://127.0.0.1:${server.addr.port}/`, [Symbol.asyncDispose]: () => server.shutdown() };
+}
+
+function hostConfig(url: string, log: string): WebHostConfig {
+  const [config] = parseConfig(
+    `hosts:
+  - id: monitor-page
+    kind: web
+    url: ${url}
+    launch: [{ waitFor: "#ready" }]
+${log}    live: false
+`,
+    "monitor.yaml",
+  ).hosts;
+  assert.ok(config?.kind === "web");
+  return config;
+}
+
+const SETUP: HostSetupOptions = {
+  headful: false,
+  live: false,
+  trace: "off",
+  artifactsDir: null,
+  timeoutMultiplier: 1,
+  signal: new AbortController().signal,
+};
+
+/** `readConsole` with the CSP audit pattern on a fresh host for `config`. */
+async function readCsp(config: WebHostConfig): Promise<ConsoleMatch> {
+  const host = new YamlWebHost(config, { headless: true });
+  await host.setup(SETUP);
+  try {
+    const context: CapabilityContext = { signal: new AbortController().signal, timeoutMs: 2_000 };
+    const pattern = cspAuditPattern(RESOURCE, [DECLARED]);
+    const answer = await host.readConsole({ kind: "readConsole", pattern, timeoutMs: 1_500 }, context);
+    assert.ok(answer.ok, answer.error);
+    return answer.value as ConsoleMatch;
+  } finally {
+    await host.teardown();
+  }
+}
+
+const REVEALED_ENTRIES = `    log:
+      selector: "#monitor"
+      entry: ".entry"
+      reveal: [{ click: "#expand", optional: true, timeoutMs: 500 }]
+`;
+
+Deno.test({
+  name: "readConsole also searches the host's log pane, entry by entry, after its reveal steps, redacted",
+  ignore: chromiumPath() === null,
+  sanitizeResources: false,
+  sanitizeOps: false,
+}, async () => {
+  await using page = serveMonitorPage();
+  const found = await readCsp(hostConfig(page.url, REVEALED_ENTRIES));
+  assert.equal(found.matched, true, "the revealed resources/read entry names the resource and shows its csp");
+  assert.equal(found.source, "log");
+  assert.match(
+    found.line ?? "",
+    new RegExp(`^resources/read ${RESOURCE} \\{ "headers"`),
+    "one line per entry",
+  );
+  assert.match(found.line ?? "", /"connectDomains": \[ "http:\/\/127\.0\.0\.1:4000" \]/);
+  assert.ok(!found.line?.includes(SECRET), `credentials are redacted: ${found.line}`);
+
+  // Collapsed, the entry shows no CSP; the violation report names both but never counts.
+  const collapsed = REVEALED_ENTRIES.replace(/ {6}reveal: .*\n/, "");
+  assert.deepEqual(await readCsp(hostConfig(page.url, collapsed)), { matched: false });
+  // Line by line, pretty-printed JSON splits the CSP from the origin: an entry is one message.
+  const byLine = REVEALED_ENTRIES.replace(/ {6}entry: .*\n/, "");
+  assert.deepEqual(await readCsp(hostConfig(page.url, byLine)), { matched: false });
+  // Without log: only the console counts.
+  assert.deepEqual(await readCsp(hostConfig(page.url, "")), { matched: false });
+});
+
+Deno.test({
+  name: "with a log pane, a console line still matches first and says it came from the console",
+  ignore: chromiumPath() === null,
+  sanitizeResources: false,
+  sanitizeOps: false,
+}, async () => {
+  await using page = serveMonitorPage();
+  const found = await readCsp(hostConfig(`${page.url}?console`, REVEALED_ENTRIES));
+  assert.deepEqual(found, {
+    matched: true,
+    line: `log: CSP for ${RESOURCE}: connect-src ${DECLARED}`,
+    source: "console",
+  });
+});
+
+Deno.test("log: is schema-checked: a selector, entries and reveal steps, no stray keys", () => {
+  const parse = (log: string) => () => hostConfig("http://127.0.0.1:9/", log);
+  assert.throws(parse(`    log: { selector: "" }\n`), /log\.selector/);
+  assert.throws(parse(`    log: { selector: "#m", entries: ".e" }\n`), /entries/);
+  assert.throws(parse(`    log: { selector: "#m", reveal: [{ clik: "#x" }] }\n`), /did you mean "click"/);
+  assert.throws(parse(`    log: { selector: "#m", reveal: [{ click: "{serverUrl}" }] }\n`), /serverUrl/);
+  assert.deepEqual(hostConfig("http://127.0.0.1:9/", `    log: { selector: "#m" }\n`).log, {
+    selector: "#m",
+  });
+});
