@@ -14,8 +14,8 @@ Hosts and tests
   --suite cli|apps|all      which family of tests (default: all that apply to each host)
   --tier NAME               only one tier, e.g. behavior, scripted, constructability, lifecycle
   --grep RE                 only tests whose id matches the regular expression
-  --rerun-failed REPORT     rerun the unexpected results of a report.json (its hosts and tests; give the
-                            run's --config/--live/--mock-model again); "nothing to rerun" exits 0
+  --rerun-failed REPORT     rerun the unexpected results of a report.json: its hosts, tests and the flags
+                            that shaped it (flags given here win); "nothing to rerun" exits 0
   --shard I/N               run a deterministic 1/N of the (host, test) pairs; merge with "conformance board"
   --live                    run against real models and products with your own credentials (also CONFORMANCE_LIVE=1)
   --mock-model              run real agent CLIs end to end against a local mock model server

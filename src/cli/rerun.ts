@@ -112,6 +112,8 @@ export interface RerunTargets {
   readonly tests: ReadonlyMap<string, ReadonlySet<string>>;
   /** The command line of the run that wrote the report, when it recorded one. */
   readonly command?: string;
+  /** The flags that shaped that run (`run.rerunFlags`), when the report records them. */
+  readonly flags?: readonly string[];
 }
 
 /**
@@ -137,7 +139,12 @@ export async function readRerunTargets(path: string): Promise<RerunTargets> {
     if (!set) tests.set(result.host, set = new Set());
     set.add(result.test);
   }
-  return { source: path, tests, ...(report.run.command ? { command: report.run.command } : {}) };
+  return {
+    source: path,
+    tests,
+    ...(report.run.command ? { command: report.run.command } : {}),
+    ...(report.run.rerunFlags ? { flags: report.run.rerunFlags } : {}),
+  };
 }
 
 /**

@@ -253,7 +253,7 @@ export async function runConformance(
     io.err(`conformance: report "${rerun.source}" has no unexpected result: nothing to rerun\n`);
     return EXIT.ok;
   }
-  if (rerun) options = { ...options, hosts: [...rerun.tests.keys()] };
+  if (rerun) options = { ...withReportFlags(options, rerun, argv), hosts: [...rerun.tests.keys()] };
   const { plan, goldenPaths } = await planRun(options, rerun);
 
   const literals = secretsFromEnv(readableEnv());
@@ -267,6 +267,7 @@ export async function runConformance(
     deno: Deno.version.deno,
     shard: formatShard(options.shard),
     command: scrub(["conformance", ...argv].join(" ")),
+    rerunFlags: rerunFlags(options).map(scrub),
   };
   const controller = new AbortController();
   // Listen before the version probes start host processes: a signal then aborts them instead of killing the
@@ -346,6 +347,35 @@ export async function runConformance(
     return EXIT.ok;
   }
   return unexpectedResults(results).length > 0 ? EXIT.unexpected : EXIT.ok;
+}
+
+/**
+ * The options of a `--rerun-failed` run from the command line `argv`: the flags that shaped the report's run
+ * (`run.rerunFlags`), then `argv`'s, which win (a flag given again drops the report's value for it).
+ * Options built without a command line are kept as they are.
+ */
+export function withReportFlags(
+  options: RunOptions,
+  rerun: RerunTargets,
+  argv: readonly string[],
+): RunOptions {
+  const fromCommandLine = argv.some((arg) => arg === "--rerun-failed" || arg.startsWith("--rerun-failed="));
+  if (!rerun.flags || rerun.flags.length === 0 || !fromCommandLine) return options;
+  const parsed = parseCommandLine(RUN_SPEC, argv);
+  const given = new Set(Object.keys(parsed.flags).filter((name) => parsed.flags[name] !== undefined));
+  const kept: string[] = [];
+  for (let index = 0; index < rerun.flags.length; index++) {
+    const name = rerun.flags[index]!.replace(/^--/, "");
+    const spec = RUN_SPEC.flags[name];
+    const words = spec?.type === "string"
+      ? [rerun.flags[index]!, rerun.flags[++index] ?? ""]
+      : [rerun.flags[index]!];
+    if (spec !== undefined && name !== "host" && name !== "rerun-failed" && !given.has(name)) {
+      kept.push(...words);
+    }
+  }
+  const merged = parseRunOptions([...kept, ...argv]);
+  return merged === "help" ? options : merged;
 }
 
 /** The command that reruns one result of this run, with the flags that shaped it. */

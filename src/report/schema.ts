@@ -35,6 +35,11 @@ export interface RunInfo {
   incomplete?: boolean;
   /** The command line that produced the report, redacted. */
   command?: string;
+  /**
+   * The flags that shaped the run (`--config`, `--live`, …), as words: `--rerun-failed` starts from them.
+   * Absent from reports written before it existed.
+   */
+  rerunFlags?: string[];
 }
 
 /** One host of the run. */
@@ -79,6 +84,7 @@ export const runReportSchema: z.ZodType<RunReport> = z.object({
     shard: z.string().regex(/^[1-9]\d*\/[1-9]\d*(,[1-9]\d*\/[1-9]\d*)*$/, 'expected "I/N", e.g. "1/1"'),
     incomplete: z.boolean().optional(),
     command: z.string().optional(),
+    rerunFlags: z.array(z.string()).optional(),
   }),
   hosts: z.array(z.object({
     id: z.string().min(1),

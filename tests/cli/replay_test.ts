@@ -131,11 +131,14 @@ Deno.test("--rerun-failed runs only the report's unexpected result; the saved st
   assert.deepEqual(events.map((event) => event.kind), failed.details.kinds);
 
   const rerunOut = join(dir, "rerun");
+  // No --config, no --live: the report's run.rerunFlags bring them back.
+  assert.deepEqual(report.run.rerunFlags, ["--config", config, "--live"]);
   const rerun = await conformance([
     "run",
     "--rerun-failed",
     join(out, "report.json"),
-    ...base,
+    "--reporter",
+    "json",
     "--out",
     rerunOut,
   ]);

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { exactGrep, programWords, rerunCommand, rerunFlags, shellQuote } from "../../src/cli/rerun.ts";
-import { parseRunOptions } from "../../src/cli/run.ts";
+import { parseRunOptions, withReportFlags } from "../../src/cli/run.ts";
 
 const WORDS = ["plain", "^cli/a$", "it's", "a b", "$HOME", "`x`", "back\\slash", "", "é", "new\nline", "*"];
 
@@ -87,4 +87,34 @@ Deno.test("rerunFlags repeats only the flags that shaped the run, never --out, -
     "conformance run --host my-agent --grep '^cli/behavior/streaming$' --config 'my conf.yaml' " +
       "--expectations e1 --expectations e2 --suite cli --tier behavior --live --mock-model --timeout-multiplier 2.5",
   );
+});
+
+Deno.test("--rerun-failed starts from the report's flags; a flag given again wins, a list flag is replaced", () => {
+  const env = { get: () => undefined } as unknown as typeof Deno.env;
+  const argv = ["--rerun-failed", "r.json", "--timeout-multiplier", "3", "--expectations", "mine"];
+  const options = parseRunOptions(argv, env);
+  assert.ok(options !== "help");
+  const targets = {
+    source: "r.json",
+    tests: new Map([["fake", new Set(["cli/scripted/ordering"])]]),
+    flags: [
+      "--config",
+      "c.yaml",
+      "--expectations",
+      "theirs",
+      "--live",
+      "--timeout-multiplier",
+      "2",
+      "--host",
+      "x",
+    ],
+  };
+  const merged = withReportFlags(options, targets, argv);
+  assert.equal(merged.config, "c.yaml");
+  assert.equal(merged.live, true);
+  assert.equal(merged.timeoutMultiplier, 3);
+  assert.deepEqual(merged.expectations, ["mine"]);
+  assert.deepEqual(merged.hosts, [], "hosts come from the report's results, never its flags");
+  assert.equal(withReportFlags(options, { ...targets, flags: [] }, argv), options);
+  assert.equal(withReportFlags(options, targets, []), options, "options built without a command line stay");
 });
