@@ -133,6 +133,14 @@ const WebHost = z.object({
     link: [],
   }),
   /**
+   * The consents that are the browser's own dialog (`confirm()`): accepted while the harness services that
+   * consent (from the click asking for it to its confirmDialog), any other browser dialog dismissed.
+   */
+  nativeDialogs: z.array(z.enum(["download", "link", "sampling"])).default([]).refine(
+    (kinds) => new Set(kinds).size === kinds.length,
+    "name each consent once",
+  ),
+  /**
    * The host's own visible log or monitor pane: `readConsole` (`security/csp-audit-log`) searches its text as
    * well as the browser console. `entry` (inside the pane) makes each matching element one line, its text on
    * one line (a message shown as pretty-printed JSON); without it, each text line of the pane is one.
@@ -163,6 +171,15 @@ const WebHost = z.object({
       path: ["conversation"],
       message: "a host launched by prompt alone needs conversation: { selector } (where its turns are read)",
     });
+  }
+  for (const kind of host.nativeDialogs) {
+    if (host.dialogs[kind].length > 0) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["dialogs", kind],
+        message: `the ${kind} consent is a browser dialog (nativeDialogs): it has no buttons to label`,
+      });
+    }
   }
   if (host.server === undefined) {
     for (const field of ["launch", "teardown", "cancel", "log"] as const) {

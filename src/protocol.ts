@@ -79,7 +79,16 @@ export type DialogKind = "download" | "sampling" | "link";
  */
 export type CapabilityRequest =
   /** A real, user-activating click on the View's `data-testid="conformance-trigger"` button. */
-  | { kind: "clickTrigger"; commitDraftedMessage?: boolean }
+  | {
+    kind: "clickTrigger";
+    commitDraftedMessage?: boolean;
+    /**
+     * The consent this click makes the View ask for (the `confirmDialog` or `checkLinkOpen` that follows):
+     * a host whose consent is a browser dialog (`confirm()`) must be ready before the click, since that
+     * dialog opens during it and blocks the page until answered.
+     */
+    consent?: DialogKind;
+  }
   /** Accept a host-native permission dialog raised by the triggered action. */
   | { kind: "confirmDialog"; dialog: DialogKind; url?: string }
   /** Verify that a `ui/open-link` opened this URL (a new tab), accepting a consent dialog if one shows. */

@@ -8,8 +8,14 @@
  *
  * @module
  */
-import type { Browser, Frame, Page } from "playwright-core";
-import type { CapabilityResult, ConsoleMatch, ConversationMatch, LauncherName } from "../../src/protocol.ts";
+import type { Browser, Download, Frame, Page } from "playwright-core";
+import type {
+  CapabilityResult,
+  ConsoleMatch,
+  ConversationMatch,
+  DialogKind,
+  LauncherName,
+} from "../../src/protocol.ts";
 import { RESET_INLINE_TEST_ID } from "../../src/protocol.ts";
 import { BrowserHost, type BrowserSession, readDownload } from "../../src/runner/browser_host.ts";
 import type { CapabilityContext, HostSetupOptions, RequestOf, SuiteBridge } from "../../src/runner/host.ts";
@@ -18,11 +24,16 @@ import { FrameSuiteBridge } from "../../src/runner/suite_bridge.ts";
 import { startCdpProcess } from "../desktop/cdp_process.ts";
 import { clickByLabel, findAppFrame, findConversationText, inspectAppFrame } from "./app_frames.ts";
 import { type LogPane, logPaneLines, redactedMatch } from "./log_pane.ts";
+import { NativeDialogGate, type NativeDialogRecord } from "./native_dialogs.ts";
+import { OpenedTabs } from "./opened_tabs.ts";
 import { Pacer } from "./pacing.ts";
 import { profileDirFor } from "./profile.ts";
 
 /** The longest a theme switch in `resetIsolation` gets to reach the View (it ends once the View shows it). */
 const THEME_SETTLE_MS = 5_000;
+
+/** How long a click that asks for a browser-dialog consent keeps the gate armed for the consent request. */
+const CONSENT_ARM_MS = 20_000;
 
 /**
  * The capability requests a {@linkcode ChatHost} services, for the chat products and YAML web hosts alike (the
@@ -79,6 +90,8 @@ export interface ChatDom {
   readonly signedIn: string | null;
   /** The host's own visible log pane, searched by `readConsole` besides the console (see {@linkcode LogPane}). */
   readonly log?: LogPane;
+  /** The consents that are a browser dialog (`confirm()`), accepted while servicing them (`native_dialogs.ts`). */
+  readonly nativeDialogs?: readonly DialogKind[];
 }
 
 /** How a {@linkcode ChatHost} runs. */
@@ -107,8 +120,12 @@ export class ChatHost extends BrowserHost {
   readonly #options: ChatHostOptions;
   readonly #pacer: Pacer;
   #seenFrames = new Set<Frame>();
-  #popups: string[] = [];
+  readonly #tabs = new OpenedTabs();
   #profileDir: string | null = null;
+  readonly #dialogs = new NativeDialogGate((line) => this.noteConsole(line));
+  readonly #native: ReadonlySet<DialogKind>;
+  /** The download a browser-dialog download consent starts, awaited from the click that asked for it. */
+  #download: Promise<Download> | null = null;
 
   /** A host for one product. */
   constructor(options: ChatHostOptions) {
@@ -117,6 +134,7 @@ export class ChatHost extends BrowserHost {
     this.product = options.product;
     this.#options = options;
     this.#pacer = new Pacer(options.paceMs);
+    this.#native = new Set(options.dom.nativeDialogs ?? []);
   }
 
   /** Where `conformance login` sends the user. */
@@ -175,12 +193,9 @@ export class ChatHost extends BrowserHost {
 
   /** Opens the product, dismisses banners, and checks the session is signed in. */
   protected async open(page: Page): Promise<void> {
-    page.context().on("page", (popup) => {
-      this.#popups.push(popup.url() || "about:blank");
-      popup.on("framenavigated", (frame) => {
-        if (frame === popup.mainFrame()) this.#popups.push(frame.url());
-      });
-    });
+    // Listening means answering: every dialog is dismissed (and recorded) unless armed for a consent.
+    page.on("dialog", (dialog) => void this.#dialogs.handle(dialog));
+    this.#tabs.watch(page);
     await this.#pacer.step(this.options.signal);
     await page.goto(this.#options.dom.url, {
       waitUntil: "domcontentloaded",
@@ -277,6 +292,9 @@ export class ChatHost extends BrowserHost {
     request: RequestOf<"clickTrigger">,
     context: CapabilityContext,
   ): Promise<CapabilityResult> {
+    if (request.consent !== undefined && this.#native.has(request.consent)) {
+      this.#armConsent(request.consent, CONSENT_ARM_MS * this.options.timeoutMultiplier);
+    }
     await this.#pacer.step(context.signal);
     const clicked = await super.clickTrigger(request, context);
     const commit = this.#options.dom.commit;
@@ -352,6 +370,7 @@ export class ChatHost extends BrowserHost {
       if (request.url === undefined) return { ok: false, error: 'confirmDialog "link" needs a url' };
       return await this.checkLinkOpen({ kind: "checkLinkOpen", url: request.url }, context);
     }
+    if (this.#native.has(request.dialog)) return await this.#acceptNative(request.dialog, context);
     const labels = this.#options.dom.dialogs[request.dialog];
     if (labels.length === 0) return { ok: false, unsupported: true };
     await this.#pacer.step(context.signal);
@@ -370,24 +389,71 @@ export class ChatHost extends BrowserHost {
     return { ok: true, value: await readDownload(await download) };
   }
 
+  /** Arms the dialog gate for `consent` (and, for a download, starts waiting for the file). */
+  #armConsent(consent: DialogKind, ms: number): Promise<NativeDialogRecord | null> {
+    const accepted = this.#dialogs.arm(consent, ms);
+    this.#download = consent === "download"
+      ? this.page.waitForEvent("download", { timeout: ms + 5_000 })
+      : null;
+    this.#download?.catch(() => {});
+    return accepted;
+  }
+
+  /**
+   * Services a consent that is a browser dialog: the one the click accepted (or, when the click did not ask
+   * for it, the next within the wait), then, for a download, the file it started. Disarmed afterwards.
+   */
+  async #acceptNative(consent: DialogKind, context: CapabilityContext): Promise<CapabilityResult> {
+    const wait = Math.min(context.timeoutMs, 10_000);
+    const accepted = this.#dialogs.takeArming(consent) ?? this.#armConsent(consent, wait);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const record = await Promise.race([
+      accepted,
+      new Promise<null>((resolve) => timer = setTimeout(() => resolve(null), wait)),
+    ]);
+    clearTimeout(timer);
+    // Serviced: closed and forgotten, so a later dialog is dismissed and a later request waits for its own.
+    this.#dialogs.reset();
+    const download = this.#download;
+    this.#download = null;
+    if (record === null) {
+      return { ok: false, error: `${this.product} opened no browser dialog for the ${consent} consent` };
+    }
+    if (consent !== "download" || download === null) return { ok: true };
+    try {
+      return { ok: true, value: await readDownload(await download) };
+    } catch (error) {
+      return {
+        ok: false,
+        error: `The ${consent} consent (${JSON.stringify(record.message)}) was accepted but no download ` +
+          `started: ${error instanceof Error ? error.message : String(error)}`,
+      };
+    }
+  }
+
   /** Whether a tab opened `url`, accepting the product's link consent when it shows one. */
   async checkLinkOpen(
     request: RequestOf<"checkLinkOpen">,
     context: CapabilityContext,
   ): Promise<CapabilityResult> {
-    const opened = () => this.#popups.find((url) => url.startsWith(request.url));
+    const opened = () => this.#tabs.find(request.url);
     const deadline = Date.now() + Math.min(context.timeoutMs, 10_000);
     let consented = false;
-    while (true) {
-      const url = opened();
-      if (url !== undefined) return { ok: true, value: { opened: true, url } };
-      if (!consented && this.#options.dom.dialogs.link.length > 0) {
-        consented = await clickByLabel(this.page, this.#options.dom.dialogs.link, 0) !== null;
+    try {
+      while (true) {
+        const url = opened();
+        if (url !== undefined) return { ok: true, value: { opened: true, url } };
+        if (!consented && this.#options.dom.dialogs.link.length > 0) {
+          consented = await clickByLabel(this.page, this.#options.dom.dialogs.link, 0) !== null;
+        }
+        if (Date.now() >= deadline || context.signal.aborted) {
+          return { ok: false, error: `No tab opened ${request.url}`, value: { opened: false } };
+        }
+        await new Promise((resolve) => setTimeout(resolve, 100));
       }
-      if (Date.now() >= deadline || context.signal.aborted) {
-        return { ok: false, error: `No tab opened ${request.url}`, value: { opened: false } };
-      }
-      await new Promise((resolve) => setTimeout(resolve, 100));
+    } finally {
+      // A browser-dialog link consent was armed by the click; it is serviced now.
+      if (this.#native.has("link")) this.#dialogs.reset();
     }
   }
 
@@ -442,8 +508,10 @@ export class ChatHost extends BrowserHost {
 
   /** Between manual tests: stray tabs closed, overlays escaped, back to inline, light theme. */
   async resetIsolation(_request: unknown, context: CapabilityContext): Promise<CapabilityResult> {
+    this.#dialogs.reset();
+    this.#download = null;
     for (const page of this.page.context().pages()) if (page !== this.page) await page.close();
-    this.#popups = [];
+    this.#tabs.clear();
     if (this.#options.dom.stop.length > 0) await clickByLabel(this.page, this.#options.dom.stop, 0);
     if (await this.page.locator("[role=dialog],[aria-modal=true]").count() > 0) {
       await this.page.keyboard.press("Escape");

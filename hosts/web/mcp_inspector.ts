@@ -78,6 +78,8 @@ export function mcpInspectorYaml(options: McpInspectorYamlOptions = {}): string 
       - click: "role=button[name='Open App']"
     teardown:
       - click: "[data-testid=apps-form] button[aria-label=Close]"
+    # Its download consent is the browser's own confirm().
+    nativeDialogs: [download]
     # Its Protocol monitor: every message, one card each, the resource's _meta.ui.csp in resources/read.
     log:
       selector: "div[data-variant=panel]:has(h4:text-is('Messages'))"

@@ -20,6 +20,7 @@ import {
 import { BrowserHost, readDownload } from "../../src/runner/browser_host.ts";
 import type { CapabilityContext, HostSetupOptions, RequestOf, SuiteBridge } from "../../src/runner/host.ts";
 import { findSuiteFrame, FrameSuiteBridge } from "../../src/runner/suite_bridge.ts";
+import { OpenedTabs } from "./opened_tabs.ts";
 import { DIALOG_ACCEPT_TEST_IDS } from "./reference/page_dialogs.ts";
 import type { ReferenceListeners } from "./reference/listeners.ts";
 import { VARIANTS } from "./reference/variants.ts";
@@ -44,7 +45,7 @@ export class ReferenceHost extends BrowserHost {
   #listeners: ReferenceListeners | null = null;
   /** The listeners while they start (alongside the browser), until `open` or `teardown` takes them over. */
   #listening: Promise<ReferenceListeners> | null = null;
-  #popups: string[] = [];
+  readonly #tabs = new OpenedTabs();
   #seenFrames = new Set<Frame>();
   /** The second host page of `launchAside`, opened on first use. */
   #aside: Promise<Page> | null = null;
@@ -83,24 +84,7 @@ export class ReferenceHost extends BrowserHost {
   /** Loads the host page and waits until its MCP clients are connected. */
   protected async open(page: Page): Promise<void> {
     this.#listeners = await this.#listening!;
-    page.context().on("page", (popup) => this.#popups.push(popup.url() || "about:blank"));
-    page.context().on("page", (popup) => {
-      popup.on("framenavigated", (frame) => {
-        if (frame === popup.mainFrame()) this.#popups.push(frame.url());
-      });
-    });
-    // A tab whose page cannot load (an unreachable origin) still opened the link; only its navigation
-    // request shows the URL, since the tab itself ends on the browser's error page.
-    page.context().on("request", (request) => {
-      try {
-        const frame = request.frame();
-        if (request.isNavigationRequest() && frame.parentFrame() === null && frame.page() !== page) {
-          this.#popups.push(request.url());
-        }
-      } catch {
-        // A service worker's request has no frame.
-      }
-    });
+    this.#tabs.watch(page);
     await this.#load(page);
   }
 
@@ -225,7 +209,7 @@ export class ReferenceHost extends BrowserHost {
   ): Promise<CapabilityResult> {
     const deadline = Date.now() + Math.min(context.timeoutMs, 10_000);
     while (true) {
-      const opened = this.#popups.find((url) => url.startsWith(request.url));
+      const opened = this.#tabs.find(request.url);
       if (opened !== undefined) return { ok: true, value: { opened: true, url: opened } };
       if (Date.now() >= deadline || context.signal.aborted) {
         return { ok: false, error: `No tab opened ${request.url}`, value: { opened: false } };
@@ -237,7 +221,7 @@ export class ReferenceHost extends BrowserHost {
   /** Isolation between manual tests without re-rendering: stray tabs, dialogs, inline mode, light theme, logs. */
   async resetIsolation(): Promise<CapabilityResult> {
     for (const page of this.page.context().pages()) if (page !== this.page) await page.close();
-    this.#popups = [];
+    this.#tabs.clear();
     const mode = await this.page.evaluate(() => {
       for (const dialog of document.querySelectorAll<HTMLElement>("[role=dialog]")) dialog.remove();
       return globalThis.__referenceHost!.clearTransient();

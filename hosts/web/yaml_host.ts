@@ -63,6 +63,7 @@ export function chatDomOf(config: WebHostConfig): ChatDom {
     theme: config.themeToggle ? { selector: config.themeToggle.selector } : null,
     signedIn: config.signedIn ?? null,
     ...(config.log ? { log: { selector: config.log.selector, entry: config.log.entry ?? null } } : {}),
+    nativeDialogs: config.nativeDialogs,
   };
 }
 

@@ -84,6 +84,11 @@ export abstract class BrowserHost implements Host {
     return this.#console;
   }
 
+  /** Adds a line to the console record: what the host did about the page (a browser dialog it dismissed). */
+  protected noteConsole(line: string): void {
+    this.#console.push(line);
+  }
+
   /** Launches the browser, opens one page with console capture, and calls {@linkcode BrowserHost.open}. */
   async setup(options: HostSetupOptions): Promise<void> {
     this.#options = options;

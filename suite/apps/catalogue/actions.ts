@@ -89,7 +89,7 @@ export const ACTIONS: SuiteTest[] = [
       const origin = env.config().controls?.declared ?? PUBLIC_CONTROLS.declared;
       const url = controlUrl(origin, "link.html", `?n=${env.nonce("link")}`);
       const opened = t.bindTrigger(() => env.app.openLink({ url }));
-      await t.host({ kind: "clickTrigger" });
+      await t.host({ kind: "clickTrigger", consent: "link" });
       const result = await opened.catch((error: unknown) =>
         t.fail(`ui/open-link was rejected: ${String(error)}`)
       );
@@ -184,7 +184,7 @@ export const ACTIONS: SuiteTest[] = [
           }],
         })
       );
-      await t.host({ kind: "clickTrigger" });
+      await t.host({ kind: "clickTrigger", consent: "download" });
       const { value, result } = await confirm(t, "download", downloaded);
       const receipt = value as DownloadReceipt | undefined;
       t.assert(!result.isError, "The host answered ui/download-file with an error");
@@ -212,7 +212,7 @@ export const ACTIONS: SuiteTest[] = [
           maxTokens: 32,
         }, { timeout: 20_000 })
       );
-      await t.host({ kind: "clickTrigger" });
+      await t.host({ kind: "clickTrigger", consent: "sampling" });
       const { result } = await confirm(t, "sampling", sampled);
       t.assert(result.content !== undefined, "The sampling result has no content", result);
     },

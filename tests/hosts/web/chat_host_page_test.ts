@@ -1,7 +1,9 @@
 /**
  * A YAML web host (a {@linkcode YamlWebHost}, so its {@linkcode ChatHost} underneath) against a small local page
  * on loopback, for what only a page can show: `readConsole` also searching the host's own log pane (`log:`),
- * entry by entry, after its `reveal` steps, redacted and saying which source matched.
+ * entry by entry, after its `reveal` steps, redacted and saying which source matched; a consent that is the
+ * browser's own `confirm()` (`nativeDialogs:`) accepted only while it is serviced, every other dialog dismissed
+ * and recorded; a link whose tab opened but could not load counted as opened.
  */
 import assert from "node:assert/strict";
 import { YamlWebHost } from "../../../hosts/web/yaml_host.ts";
@@ -10,6 +12,9 @@ import { cspAuditPattern } from "../../../src/fixtures.ts";
 import type { ConsoleMatch } from "../../../src/protocol.ts";
 import { chromiumPath } from "../../../src/runner/chromium.ts";
 import type { CapabilityContext, HostSetupOptions } from "../../../src/runner/host.ts";
+import { FrameSuiteBridge } from "../../../src/runner/suite_bridge.ts";
+import { TRIGGER_TEST_ID } from "../../../src/protocol.ts";
+import type { Page } from "playwright-core";
 
 const RESOURCE = "ui://conformance/runner";
 const DECLARED = "http://127.0.0.1:4000";
@@ -139,5 +144,167 @@ Deno.test("log: is schema-checked: a selector, entries and reveal steps, no stra
   assert.throws(parse(`    log: { selector: "#m", reveal: [{ click: "{serverUrl}" }] }\n`), /serverUrl/);
   assert.deepEqual(hostConfig("http://127.0.0.1:9/", `    log: { selector: "#m" }\n`).log, {
     selector: "#m",
+  });
+});
+
+/** A link on loopback where nothing listens: its tab opens but ends on the browser's error page. */
+const UNREACHABLE_LINK = "http://127.0.0.1:9/conformance/link.html?n=7";
+
+/** A page whose download consent is `confirm()`, as the MCP Inspector's is; its trigger asks for a download. */
+const CONFIRM_PAGE = `<!doctype html><meta charset="utf-8"><body>
+<h1 id="ready">host</h1>
+<button data-testid="${TRIGGER_TEST_ID}" onclick="download()">trigger</button>
+<button id="open-unreachable" onclick="window.open('${UNREACHABLE_LINK}', '_blank')">link</button>
+<script>
+  globalThis.answers = [];
+  function download() {
+    const yes = confirm("Download report.txt?");
+    answers.push(yes);
+    if (!yes) return;
+    const a = document.createElement("a");
+    a.href = URL.createObjectURL(new Blob(["conformance download"], { type: "text/plain" }));
+    a.download = "report.txt";
+    document.body.append(a);
+    a.click();
+  }
+</script></body>`;
+
+/** A YAML host whose page is its own View, so its trigger is clickable without a render. */
+class ConfirmPageHost extends YamlWebHost {
+  get hostPage(): Page {
+    return this.page;
+  }
+  attachPageAsView(): void {
+    this.bridge = new FrameSuiteBridge(this.page.mainFrame());
+  }
+}
+
+async function withConfirmPage(
+  nativeDialogs: string,
+  body: (host: ConfirmPageHost, context: CapabilityContext) => Promise<void>,
+): Promise<void> {
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    () => new Response(CONFIRM_PAGE, { headers: { "content-type": "text/html; charset=utf-8" } }),
+  );
+  const host = new ConfirmPageHost(hostConfig(`http://127.0.0.1:${server.addr.port}/`, nativeDialogs), {
+    headless: true,
+  });
+  try {
+    await host.setup(SETUP);
+    host.attachPageAsView();
+    await body(host, { signal: new AbortController().signal, timeoutMs: 5_000 });
+  } finally {
+    await host.teardown();
+    await server.shutdown();
+  }
+}
+
+const answers = (host: ConfirmPageHost) =>
+  host.hostPage.evaluate(() => (globalThis as { answers?: boolean[] }).answers);
+
+Deno.test({
+  name:
+    "nativeDialogs: the click asking for the consent arms it, confirmDialog gets the file, other dialogs are dismissed",
+  ignore: chromiumPath() === null,
+  sanitizeResources: false,
+  sanitizeOps: false,
+}, async () => {
+  await withConfirmPage("    nativeDialogs: [download]\n", async (host, context) => {
+    // A dialog nobody is servicing: dismissed, and recorded in the console record.
+    assert.equal(await host.hostPage.evaluate(() => confirm("Stray question?")), false);
+    assert.ok(
+      host.consoleLines.includes('dialog: dismissed confirm "Stray question?"'),
+      `${host.consoleLines}`,
+    );
+    // A click that does not say it asks for the download consent leaves the gate closed.
+    assert.deepEqual(await host.clickTrigger({ kind: "clickTrigger" }, context), { ok: true });
+    assert.deepEqual(await answers(host), [false]);
+
+    assert.deepEqual(await host.clickTrigger({ kind: "clickTrigger", consent: "download" }, context), {
+      ok: true,
+    });
+    const answer = await host.confirmDialog({ kind: "confirmDialog", dialog: "download" }, context);
+    assert.deepEqual(answer, {
+      ok: true,
+      value: { filename: "report.txt", content: "conformance download" },
+    });
+    assert.deepEqual(await answers(host), [false, true]);
+    assert.ok(
+      host.consoleLines.includes('dialog: accepted as the download consent confirm "Download report.txt?"'),
+    );
+
+    // Serviced: the gate is closed again.
+    assert.equal(await host.hostPage.evaluate(() => confirm("After the consent?")), false);
+  });
+});
+
+Deno.test({
+  name:
+    "nativeDialogs: a confirmDialog the click did not announce waits for the dialog; none opens: an error",
+  ignore: chromiumPath() === null,
+  sanitizeResources: false,
+  sanitizeOps: false,
+}, async () => {
+  await withConfirmPage("    nativeDialogs: [download]\n", async (host, context) => {
+    const answer = host.confirmDialog({ kind: "confirmDialog", dialog: "download" }, context);
+    await host.hostPage.getByTestId(TRIGGER_TEST_ID).click();
+    assert.deepEqual(await answer, {
+      ok: true,
+      value: { filename: "report.txt", content: "conformance download" },
+    });
+    const none = await host.confirmDialog({ kind: "confirmDialog", dialog: "download" }, {
+      ...context,
+      timeoutMs: 300,
+    });
+    assert.deepEqual(none, {
+      ok: false,
+      error: "monitor-page opened no browser dialog for the download consent",
+    });
+  });
+  // Without nativeDialogs (and without labels) the host cannot accept it, and a dialog is still dismissed.
+  await withConfirmPage("", async (host, context) => {
+    assert.deepEqual(await host.confirmDialog({ kind: "confirmDialog", dialog: "download" }, context), {
+      ok: false,
+      unsupported: true,
+    });
+    assert.deepEqual(await host.clickTrigger({ kind: "clickTrigger", consent: "download" }, context), {
+      ok: true,
+    });
+    assert.deepEqual(await answers(host), [false]);
+  });
+});
+
+Deno.test("nativeDialogs: is schema-checked, each consent once, never also given button labels", () => {
+  const parse = (yaml: string) => () => hostConfig("http://127.0.0.1:9/", yaml);
+  assert.throws(parse("    nativeDialogs: [downlaod]\n"), /nativeDialogs/);
+  assert.throws(parse("    nativeDialogs: [link, link]\n"), /name each consent once/);
+  assert.throws(
+    parse("    nativeDialogs: [download]\n    dialogs: { download: [Save] }\n"),
+    /dialogs\.download.*browser dialog/,
+  );
+  assert.deepEqual(hostConfig("http://127.0.0.1:9/", "").nativeDialogs, []);
+});
+
+Deno.test({
+  name: "checkLinkOpen counts a tab that opened the link but could not load it (its navigation request)",
+  ignore: chromiumPath() === null,
+  sanitizeResources: false,
+  sanitizeOps: false,
+}, async () => {
+  await withConfirmPage("", async (host, context) => {
+    const request = { kind: "checkLinkOpen", url: UNREACHABLE_LINK } as const;
+    assert.deepEqual(await host.checkLinkOpen(request, { ...context, timeoutMs: 300 }), {
+      ok: false,
+      error: `No tab opened ${UNREACHABLE_LINK}`,
+      value: { opened: false },
+    });
+    await host.hostPage.click("#open-unreachable");
+    assert.deepEqual(await host.checkLinkOpen(request, context), {
+      ok: true,
+      value: { opened: true, url: UNREACHABLE_LINK },
+    });
+    const [, tab] = host.hostPage.context().pages();
+    assert.match(tab?.url() ?? "", /^chrome-error:/, "the tab itself shows only the browser's error page");
   });
 });
