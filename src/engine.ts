@@ -130,12 +130,14 @@ export async function executePlan(options: ExecuteOptions): Promise<TestResult[]
     const expectation = expectedStatus(expectations, item.entry.id, test);
     const details: Record<string, unknown> = redactDetails(outcome.details ?? {}, redact);
     if (expectation.reason !== undefined) details.expectationReason = expectation.reason;
+    if (expectation.note !== undefined) details.expectationNote = expectation.note;
     const result: TestResult = {
       host: item.entry.id,
       test,
       ...titleOf(item, test),
       status: outcome.status,
       expected: expectation.status,
+      ...(expectation.statuses ? { expectedAny: [...expectation.statuses] } : {}),
       message: redact(outcome.message ?? ""),
       durationMs: Math.max(0, Math.round(durationMs)),
       details,

@@ -32,6 +32,24 @@ export class UsageError extends Error {
   }
 }
 
+/**
+ * Several mistakes found at once (every problem of every expectations file): exit 2, one line per problem.
+ *
+ * @example
+ * ```ts
+ * import { UsageProblems } from "./errors.ts";
+ * throw new UsageProblems(['Unknown host "gemeni"', 'Unknown test "cli/x/y"']);
+ * ```
+ */
+export class UsageProblems extends UsageError {
+  readonly problems: readonly string[];
+  constructor(problems: readonly string[]) {
+    super(problems.join("\n"));
+    this.name = "UsageProblems";
+    this.problems = problems;
+  }
+}
+
 /** A feature whose engine is not built yet: exit 3, never a pretend result. */
 export class NotBuiltError extends Error {
   readonly exitCode: number = EXIT.harness;

@@ -43,6 +43,11 @@ export interface TestResult {
   status: Status;
   /** What the expectations said this host would do; `PASS` when nothing is listed. */
   expected: Status;
+  /**
+   * Every status the expectation accepts, when it lists more than one (a known flaky host:
+   * `status: [PASS, TIMEOUT]`); `expected` is the first of them. Absent for a single status.
+   */
+  expectedAny?: Status[];
   message: string;
   durationMs: number;
   details: Record<string, unknown>;
@@ -94,19 +99,24 @@ export function isFailing(status: Status): boolean {
  * - `unexpected`: a failure nobody listed, or a different failure than the one listed.
  * - `stale`: the expectation lists a failure but the test now passes; the expectation must go.
  *
+ * An expectation listing several statuses (`expectedAny`) accepts any of them; a PASS is stale only when PASS
+ * is not among them, and a status outside the list is judged as against PASS when PASS is listed.
+ *
  * @example
  * ```ts
  * import { compare } from "./outcome.ts";
  * compare({ status: "PASS", expected: "FAIL" }); // "stale"
  * compare({ status: "INFO", expected: "PASS" }); // "expected"
+ * compare({ status: "PASS", expected: "TIMEOUT", expectedAny: ["TIMEOUT", "PASS"] }); // "expected"
  * ```
  */
 export function compare(
-  result: Pick<TestResult, "status" | "expected">,
+  result: Pick<TestResult, "status" | "expected" | "expectedAny">,
 ): "expected" | "unexpected" | "stale" {
-  const { status, expected } = result;
-  if (status === expected || status === "INFO") return "expected";
-  if (expected === "PASS") return isFailing(status) ? "unexpected" : "expected";
+  const { status } = result;
+  const listed = result.expectedAny ?? [result.expected];
+  if (listed.includes(status) || status === "INFO") return "expected";
+  if (listed.includes("PASS")) return isFailing(status) ? "unexpected" : "expected";
   if (status === "PASS") return "stale";
   // A listed failure whose test could not run this time says nothing either way.
   if (status === "SKIP") return "expected";

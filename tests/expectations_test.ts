@@ -1,13 +1,16 @@
 import assert from "node:assert/strict";
 import {
+  applicableExpectations,
+  checkExpectations,
   expectedStatus,
-  formatExpectations,
   loadExpectations,
   parseExpectations,
   unexpectedResults,
-  updatedExpectations,
 } from "../src/expectations.ts";
-import { UsageError } from "../src/errors.ts";
+import { UsageError, UsageProblems } from "../src/errors.ts";
+import { compare } from "../src/outcome.ts";
+import { parseVersionRange, versionOf } from "../src/version_range.ts";
+import { loadRunExpectations } from "../src/cli/run_expectations.ts";
 import type { TestResult } from "../src/outcome.ts";
 
 const FILE = `schema: conformance-expectations/1
@@ -34,6 +37,7 @@ Deno.test("parseExpectations reads host, tests, statuses and reasons", () => {
   assert.equal(set.host, "gemini");
   assert.deepEqual(set.tests.get("cli/mock-model/http-500"), {
     status: "FAIL",
+    statuses: ["FAIL"],
     reason: "retries then exits 1 without a result",
   });
   assert.equal(
@@ -88,35 +92,6 @@ Deno.test("stale and unexpected results are the ones that fail a run", () => {
   assert.deepEqual(unexpectedResults(results).map((r) => r.test), ["b", "c"]);
 });
 
-Deno.test("updatedExpectations drops stale entries, keeps reasons, adds new failures and keeps tests not run", () => {
-  const previous = parseExpectations(
-    FILE.replace(
-      "tests:\n",
-      "tests:\n  cli/other/not-run:\n    status: FAIL\n    reason: still broken\n" +
-        "  cli/other/now-info:\n    status: FAIL\n    reason: was broken\n",
-    ),
-    "g.yaml",
-  );
-  const next = updatedExpectations("gemini", [
-    result("cli/mock-model/http-500", "FAIL", "FAIL"), // unchanged: keeps the reason
-    result("cli/mock-model/disconnect", "PASS", "TIMEOUT"), // stale: dropped
-    result("cli/behavior/streaming", "WARN"), // new
-    result("cli/behavior/skipped", "SKIP"),
-    result("cli/behavior/optional", "INFO"), // never written
-    result("cli/other/now-info", "INFO", "FAIL"), // ran and broke nothing: the entry goes
-  ], previous);
-  assert.deepEqual([...next.keys()], [
-    "cli/behavior/streaming",
-    "cli/mock-model/http-500",
-    "cli/other/not-run",
-  ]);
-  assert.equal(next.get("cli/mock-model/http-500")!.reason, "retries then exits 1 without a result");
-  assert.equal(next.get("cli/behavior/streaming")!.reason, "WARN message");
-  const text = formatExpectations("gemini", next);
-  const reparsed = parseExpectations(text, "round-trip");
-  assert.deepEqual([...reparsed.tests.keys()], [...next.keys()]);
-});
-
 Deno.test("loadExpectations reads folders, merges a host's files and refuses duplicates", async () => {
   const dir = await Deno.makeTempDir();
   try {
@@ -134,4 +109,135 @@ Deno.test("loadExpectations reads folders, merges a host's files and refuses dup
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+const HEADER = "schema: conformance-expectations/1\nhost: gemini\ntests:\n";
+
+Deno.test("the built-in expectations name only hosts of the registry and tests those hosts have", async () => {
+  // No --expectations: hosts/expectations/*.yaml, checked against the registry. A rotted entry throws here.
+  const sets = await loadRunExpectations([], [], []);
+  assert.ok(sets.size >= 10, `built-in hosts: ${[...sets.keys()]}`);
+});
+
+Deno.test("unknown hosts and test ids are errors with a did-you-mean, every file's at once", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(
+      `${dir}/a.yaml`,
+      "schema: conformance-expectations/1\nhost: gemeni\ntests: {}\n",
+    );
+    await Deno.writeTextFile(
+      `${dir}/b.yaml`,
+      `${HEADER}  cli/behavior/streeming:\n    status: FAIL\n    reason: r\n` +
+        "  cli/behavior/streaming:\n    status: FAIL\n    reason: r\n" +
+        "  totally/unrelated/id:\n    status: FAIL\n    reason: r\n",
+    );
+    await Deno.writeTextFile(`${dir}/c.yaml`, `${HEADER}  x/y:\n    status: PASS\n    reason: r\n`);
+    const known = new Map([["gemini", new Set(["cli/behavior/streaming", "cli/behavior/tool-use"])]]);
+    const error = await loadExpectations([dir], known).then(() => null, (e: unknown) => e);
+    assert.ok(error instanceof UsageProblems, String(error));
+    assert.deepEqual(error.problems, [
+      `Expectations file "${dir}/c.yaml" is malformed at tests.x/y.status: PASS is the default and need not be ` +
+      'listed (list it only beside another status, for a flaky test). Expected "schema: ' +
+      'conformance-expectations/1", "host:" and "tests:" with status and reason per test',
+      `Expectations file "${dir}/a.yaml": unknown host "gemeni": did you mean "gemini"? Run "conformance list hosts"`,
+      `Expectations file "${dir}/b.yaml": entry "cli/behavior/streeming" is not a test of host "gemini": did you ` +
+      'mean "cli/behavior/streaming"? Run "conformance list tests --host gemini" (with --config if it is yours)',
+      `Expectations file "${dir}/b.yaml": entry "totally/unrelated/id" is not a test of host "gemini". ` +
+      'Run "conformance list tests --host gemini" (with --config if it is yours)',
+    ]);
+    // Without the known hosts (a library caller), only the files themselves are checked.
+    await Deno.remove(`${dir}/c.yaml`);
+    assert.equal((await loadExpectations([dir])).size, 2);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("checkExpectations accepts an entry for a known test whatever the run selects", () => {
+  const set = parseExpectations(
+    `${HEADER}  cli/mock-model/fault-http-500:\n    status: FAIL\n    reason: r\n`,
+    "g",
+  );
+  const known = new Map([["gemini", new Set(["cli/mock-model/fault-http-500"])]]);
+  assert.deepEqual(checkExpectations(new Map([["gemini", set]]), known), []);
+});
+
+Deno.test("an entry may list several statuses: any is expected, a PASS is stale only when not listed", () => {
+  const set = parseExpectations(
+    `${HEADER}  a/b/flaky:\n    status: [PASS, TIMEOUT]\n    reason: r\n` +
+      "  a/b/either:\n    status: [FAIL, TIMEOUT]\n    reason: r\n",
+    "g.yaml",
+  );
+  const sets = new Map([["gemini", set]]);
+  const flaky = expectedStatus(sets, "gemini", "a/b/flaky");
+  assert.deepEqual(flaky.statuses, ["PASS", "TIMEOUT"]);
+  const either = expectedStatus(sets, "gemini", "a/b/either");
+  const judge = (status: TestResult["status"], e: typeof flaky) =>
+    compare({ status, expected: e.status, ...(e.statuses ? { expectedAny: [...e.statuses] } : {}) });
+  const table: [TestResult["status"], typeof flaky, ReturnType<typeof compare>][] = [
+    ["PASS", flaky, "expected"],
+    ["TIMEOUT", flaky, "expected"],
+    ["FAIL", flaky, "unexpected"],
+    ["WARN", flaky, "expected"],
+    ["FAIL", either, "expected"],
+    ["TIMEOUT", either, "expected"],
+    ["PASS", either, "stale"],
+    ["ERROR", either, "unexpected"],
+    ["SKIP", either, "expected"],
+    ["INFO", either, "expected"],
+  ];
+  table.forEach(([status, e, verdict], index) => assert.equal(judge(status, e), verdict, `row ${index}`));
+  for (const bad of ["[PASS]", "[]", "[FAIL, FAIL]", "[FAIL, INFO]"]) {
+    assert.throws(
+      () => parseExpectations(`${HEADER}  a/b/c:\n    status: ${bad}\n    reason: r\n`, "e.yaml"),
+      UsageError,
+      bad,
+    );
+  }
+});
+
+Deno.test("version ranges: comparators joined by commas, versions found in a host's version text", () => {
+  const cases: [string, string, boolean][] = [
+    ["<0.25", "0.24.4", true],
+    ["<0.25", "0.25.0", false],
+    ["<=0.25", "0.25", true],
+    [">=0.20, <0.25", "0.19.9", false],
+    [">=0.20, <0.25", "0.20.0", true],
+    [">1", "1.0.1", true],
+    ["=0.24.4", "0.24.4", true],
+    ["0.24.4", "0.24.5", false],
+  ];
+  for (const [range, version, expected] of cases) {
+    assert.equal(parseVersionRange(range).matches(versionOf(version)!), expected, `${version} in ${range}`);
+  }
+  assert.deepEqual(versionOf("codex-cli 0.46.0"), [0, 46, 0]);
+  assert.deepEqual(versionOf("2.1.3 (Claude Code)"), [2, 1, 3]);
+  assert.equal(versionOf("no version here"), null);
+  assert.equal(versionOf(null), null);
+  for (const bad of ["~0.25", "<", "0.25.x", "<0.25,"]) {
+    assert.throws(() => parseVersionRange(bad), SyntaxError, bad);
+  }
+  assert.throws(
+    () =>
+      parseExpectations(`${HEADER}  a/b/c:\n    status: FAIL\n    versions: "^1"\n    reason: r\n`, "e.yaml"),
+    /e\.yaml" is malformed at tests\.a\/b\/c\.versions: Version condition "\^1"/,
+  );
+});
+
+Deno.test("a version-conditioned entry applies in range, not outside it, and with a note when unknown", () => {
+  const set = parseExpectations(
+    `${HEADER}  a/b/c:\n    status: FAIL\n    versions: "<0.25"\n    reason: r\n`,
+    "g",
+  );
+  const sets = new Map([["gemini", set]]);
+  const at = (version: string | null) =>
+    expectedStatus(applicableExpectations(sets, new Map([["gemini", version]])), "gemini", "a/b/c");
+  assert.equal(at("gemini 0.24.4").status, "FAIL");
+  assert.equal(at("gemini 0.24.4").note, undefined);
+  // A newer host with the bug fixed: the entry does not apply, so its PASS is not stale.
+  assert.deepEqual(at("gemini 0.25.0"), { status: "PASS" });
+  assert.equal(at(null).status, "FAIL");
+  assert.match(at(null).note ?? "", /version is unknown, so the entry for versions "<0\.25" applied/);
+  assert.equal(at("nightly").status, "FAIL");
 });

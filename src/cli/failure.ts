@@ -6,7 +6,8 @@
  *
  * @module
  */
-import { EXIT, exitCodeOf } from "../errors.ts";
+import { EXIT, exitCodeOf, UsageProblems } from "../errors.ts";
+import { oneLine } from "../file_errors.ts";
 import { explainRefusal } from "../permissions.ts";
 
 /** The line to print (without the `conformance: ` prefix) and the exit code for `error`. */
@@ -18,6 +19,14 @@ export function describeFailure(error: unknown): { line: string; exitCode: numbe
   const refusal = explainRefusal(error);
   if (refusal !== null) return { line: refusal, exitCode: EXIT.usage, internal: false };
   const message = error instanceof Error ? error.message : String(error);
+  // Each problem of a list is its own line, prefixed like the first.
+  if (error instanceof UsageProblems) {
+    return {
+      line: error.problems.map(oneLine).join("\nconformance: "),
+      exitCode: EXIT.usage,
+      internal: false,
+    };
+  }
   if (error instanceof Error && "exitCode" in error) {
     return { line: message.split("\n")[0]!, exitCode: exitCodeOf(error), internal: false };
   }

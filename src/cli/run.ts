@@ -7,7 +7,7 @@
 import { EMPTY_CONFIG, loadConfig } from "../config.ts";
 import { catalogue, executePlan, filterPlan, type PlanItem, tiersOf } from "../engine.ts";
 import { EXIT, UsageError } from "../errors.ts";
-import { loadExpectations, unexpectedResults } from "../expectations.ts";
+import { applicableExpectations, unexpectedResults } from "../expectations.ts";
 import { formatShard, parseShard, WHOLE } from "../shard.ts";
 import type { RunSettings, SuiteDriver, SuiteId, UserGoldenPath } from "../suite.ts";
 import type { HostEntry } from "../host.ts";
@@ -27,8 +27,8 @@ import {
 } from "./rerun.ts";
 import { checkPrerequisites } from "./preflight.ts";
 import type { CliIo } from "./io.ts";
-import { writeUpdatedExpectations } from "./update_expectations.ts";
-import { builtInExpectationsDir } from "../../hosts/expectations.ts";
+import { prepareExpectationUpdate, writeExpectationUpdate } from "./update_expectations.ts";
+import { loadRunExpectations } from "./run_expectations.ts";
 import { SUITES } from "../../suite/mod.ts";
 import { createReporters, ReporterGroup } from "../report/create.ts";
 import { REPORTER_NAMES, type ReporterName } from "../report/reporter.ts";
@@ -182,10 +182,13 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
 export async function planRun(
   options: RunOptions,
   rerun?: RerunTargets,
-): Promise<{ plan: PlanItem[]; all: PlanItem[]; goldenPaths: readonly UserGoldenPath[] }> {
+): Promise<
+  { plan: PlanItem[]; all: PlanItem[]; goldenPaths: readonly UserGoldenPath[]; known: HostEntry[] }
+> {
   const config = options.config ? await loadConfig(options.config) : EMPTY_CONFIG;
-  if (rerun) checkRerunHosts(rerun, knownHosts(config).map((entry) => entry.id));
-  const entries = resolveHosts(options.hosts, knownHosts(config));
+  const known = knownHosts(config);
+  if (rerun) checkRerunHosts(rerun, known.map((entry) => entry.id));
+  const entries = resolveHosts(options.hosts, known);
   if (!options.live) {
     const gated = entries.filter((e) => e.kind !== "cli" && e.requiresLive);
     if (gated.length > 0) {
@@ -235,7 +238,7 @@ export async function planRun(
     configHosts: new Set(config.hosts.map((host) => host.id)),
     configSource: config.source,
   });
-  return { plan, all, goldenPaths };
+  return { plan, all, goldenPaths, known };
 }
 
 /** Runs the conformance suites as `options` say, reporting to `io`; returns the exit code. */
@@ -244,17 +247,22 @@ export async function runConformance(
   io: CliIo,
   argv: readonly string[] = [],
 ): Promise<number> {
-  const expectationPaths = options.expectations.length > 0
-    ? options.expectations
-    : [await builtInExpectationsDir()].filter((p): p is string => p !== null);
-  const expectations = await loadExpectations(expectationPaths);
   const rerun = options.rerunFailed === undefined ? undefined : await readRerunTargets(options.rerunFailed);
   if (rerun?.tests.size === 0) {
     io.err(`conformance: report "${rerun.source}" has no unexpected result: nothing to rerun\n`);
     return EXIT.ok;
   }
   if (rerun) options = { ...withReportFlags(options, rerun, argv), hosts: [...rerun.tests.keys()] };
-  const { plan, goldenPaths } = await planRun(options, rerun);
+  const { plan, goldenPaths, known } = await planRun(options, rerun);
+  // Both refuse before any test runs: a file that rotted, an update that cannot apply.
+  const expectations = await loadRunExpectations(options.expectations, known, goldenPaths);
+  const update = options.updateExpectations
+    ? await prepareExpectationUpdate(
+      options.expectations[0]!,
+      [...new Set(plan.map((i) => i.entry.id))],
+      options,
+    )
+    : undefined;
 
   const literals = secretsFromEnv(readableEnv());
   const scrub = (text: string) => redact(text, literals);
@@ -316,7 +324,11 @@ export async function runConformance(
     results = await executePlan({
       plan,
       settings,
-      expectations,
+      // An entry for other host versions than the one that runs does not apply.
+      expectations: applicableExpectations(
+        expectations,
+        new Map(hosts.map((host) => [host.id, host.version])),
+      ),
       redact: scrub,
       observer: reporters,
       retries: options.retries,
@@ -341,9 +353,11 @@ export async function runConformance(
   await reporters.finish(report);
 
   if (signalExit !== null) return signalExit;
-  if (options.updateExpectations) {
-    const written = await writeUpdatedExpectations(options.expectations[0]!, results, expectations);
+  if (update) {
+    const versions = new Map(hosts.map((host) => [host.id, host.version]));
+    const written = await writeExpectationUpdate(update, results, versions);
     for (const file of written) io.err(`conformance: wrote expectations ${file}\n`);
+    if (written.length === 0) io.err(`conformance: expectations "${update.target}" already match this run\n`);
     return EXIT.ok;
   }
   return unexpectedResults(results).length > 0 ? EXIT.unexpected : EXIT.ok;

@@ -99,6 +99,8 @@ export const runReportSchema: z.ZodType<RunReport> = z.object({
     title: z.string().optional(),
     status: statusSchema,
     expected: statusSchema,
+    // Present only when the expectation lists several statuses; older reports have none.
+    expectedAny: z.array(statusSchema).min(2).optional(),
     message: z.string(),
     durationMs: z.number().nonnegative(),
     details: z.record(z.string(), z.unknown()),

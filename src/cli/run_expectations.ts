@@ -1,0 +1,47 @@
+/**
+ * Which expectations a run uses, and what they are checked against so that they cannot rot:
+ *
+ * - the built-in set (`hosts/expectations/`, used when no `--expectations` is given) against the registry,
+ *   on every run, whatever hosts it selects;
+ * - a user's files against the hosts this run knows (the registry plus `--config` hosts) and each host's
+ *   tests.
+ *
+ * A host's tests are all it has in any tier or mode (`--live`, `--mock-model` included), so an entry for a
+ * test this run does not select (`--grep`, `--tier`, `--shard`, no `--mock-model`) is fine.
+ *
+ * @module
+ */
+import { catalogue } from "../engine.ts";
+import { type ExpectationSet, type KnownTests, loadExpectations } from "../expectations.ts";
+import type { HostEntry } from "../host.ts";
+import type { UserGoldenPath } from "../suite.ts";
+import { builtInExpectationsDir } from "../../hosts/expectations.ts";
+import { HOSTS } from "../../hosts/registry.ts";
+import { SUITES } from "../../suite/mod.ts";
+
+/** Every test id of each host in `entries`, in any tier or mode. */
+export function knownTests(
+  entries: readonly HostEntry[],
+  goldenPaths: readonly UserGoldenPath[] = [],
+): KnownTests {
+  const known = new Map<string, Set<string>>();
+  for (const entry of entries) known.set(entry.id, new Set());
+  for (const item of catalogue(entries, SUITES, { live: true, mockModel: true, goldenPaths })) {
+    for (const test of item.tests) known.get(item.entry.id)!.add(test.id);
+  }
+  return known;
+}
+
+/**
+ * Loads the run's expectations: `paths` checked against `known` hosts (registry plus config), or, with no
+ * paths, the built-in set checked against the registry.
+ */
+export async function loadRunExpectations(
+  paths: readonly string[],
+  known: readonly HostEntry[],
+  goldenPaths: readonly UserGoldenPath[],
+): Promise<Map<string, ExpectationSet>> {
+  if (paths.length > 0) return await loadExpectations(paths, knownTests(known, goldenPaths));
+  const builtIn = await builtInExpectationsDir();
+  return builtIn === null ? new Map() : await loadExpectations([builtIn], knownTests(HOSTS));
+}
