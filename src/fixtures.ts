@@ -418,6 +418,8 @@ export function cspAuditPattern(resourceUri: string, declaredOrigins: readonly s
   const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
   // Bounded, so ui://x/runner does not match ui://x/runner-nocsp, nor an origin one with a longer port.
   const names = [resourceUri, ...declaredOrigins].map((name) => `${escape(name)}(?![\\w-])`).join("|");
-  const aboutCsp = "CSP|[Cc]sp|[Cc]ontent-[Ss]ecurity-[Pp]olicy|[a-z]-src\\b|[a-z]Domains\\b";
+  // "CSP" as a word: a resource URI such as ui://x/runner-nocsp is not a line about a CSP (a host's log pane
+  // shows such URIs in every message about resources).
+  const aboutCsp = "\\b(?:CSP|[Cc]sp)\\b|[Cc]ontent-[Ss]ecurity-[Pp]olicy|[a-z]-src\\b|[a-z]Domains\\b";
   return `^(?!.*(?:Refused to |violates the following))(?=.*(?:${aboutCsp}))(?=.*(?:${names})).*`;
 }

@@ -104,6 +104,11 @@ Deno.test("the CSP audit pattern matches a host's log line in any format, not Ch
   );
   assert.ok(!pattern.test("Refused to load the image 'x' because of img-src http://127.0.0.1:4000"));
   assert.ok(!pattern.test("CSP for ui://conformance/runner-nocsp… no policy"), "another resource");
+  assert.ok(
+    !pattern.test('[{"uri":"ui://conformance/runner-nocsp"},{"uri":"ui://conformance/runner"}]'),
+    "a resource URI ending in nocsp is not a line about a CSP",
+  );
+  assert.ok(pattern.test('resources/read ui://conformance/runner { "_meta": { "ui": { "csp": {} } } }'));
   assert.ok(!pattern.test("CSP connect-src http://127.0.0.1:40001"), "another origin");
   assert.ok(!pattern.test("Rendering ui://conformance/runner"), "not about a CSP");
 });

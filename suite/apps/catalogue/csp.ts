@@ -35,7 +35,7 @@ const RESOURCE_DIRECTIVES = ["script-src", "style-src", "img-src", "font-src", "
 
 /** Up to 240 characters of a logged line around its first mention of a CSP (a log entry may be long). */
 function excerptAboutCsp(line: string): string {
-  const at = Math.max(0, line.search(/csp|content-security-policy|[a-z]-src\b|[a-z]Domains\b/i));
+  const at = Math.max(0, line.search(/\bcsp\b|content-security-policy|[a-z]-src\b|[a-z]Domains\b/i));
   const start = Math.max(0, at - 60);
   return `${start > 0 ? "…" : ""}${line.slice(start, start + 240)}${start + 240 < line.length ? "…" : ""}`;
 }
