@@ -66,7 +66,8 @@ export const ExpectationEntrySchema = z.object({
 export const ExpectationsFileSchema = z.object({
   schema: z.literal(EXPECTATIONS_SCHEMA),
   host: z.string().min(1),
-  tests: z.record(z.string().min(1), ExpectationEntrySchema).default({}),
+  // `tests:` with nothing under it (every entry removed) is an empty list.
+  tests: z.record(z.string().min(1), ExpectationEntrySchema).nullish().transform((tests) => tests ?? {}),
 }).strict();
 
 /** A status an expectation can list. */
@@ -95,10 +96,13 @@ export interface ExpectationSet {
   readonly sources?: ReadonlyMap<string, string>;
 }
 
-/** Parses and schema-checks one expectations file's text. Errors name the file and the offending field. */
+/**
+ * Parses and schema-checks one expectations file's text. The error names the file and the first offending
+ * field, on one line; {@linkcode loadExpectations} reports every problem.
+ */
 export function parseExpectations(text: string, source: string): ExpectationSet {
   const parsed = readExpectations(text, source);
-  if ("problems" in parsed) throw new UsageProblems(parsed.problems);
+  if ("problems" in parsed) throw new UsageError(parsed.problems[0]!);
   return parsed;
 }
 
