@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { Browser, Download, Frame, Page } from "playwright-core";
+import type { Browser, Frame, Page } from "playwright-core";
 import type {
   CapabilityResult,
   ConsoleMatch,
@@ -24,7 +24,7 @@ import { FrameSuiteBridge } from "../../src/runner/suite_bridge.ts";
 import { startCdpProcess } from "../desktop/cdp_process.ts";
 import { clickByLabel, findAppFrame, findConversationText, inspectAppFrame } from "./app_frames.ts";
 import { type LogPane, logPaneLines, redactedMatch } from "./log_pane.ts";
-import { NativeDialogGate, type NativeDialogRecord } from "./native_dialogs.ts";
+import { NativeConsents } from "./native_dialogs.ts";
 import { OpenedTabs } from "./opened_tabs.ts";
 import { Pacer } from "./pacing.ts";
 import { profileDirFor } from "./profile.ts";
@@ -122,10 +122,7 @@ export class ChatHost extends BrowserHost {
   #seenFrames = new Set<Frame>();
   readonly #tabs = new OpenedTabs();
   #profileDir: string | null = null;
-  readonly #dialogs = new NativeDialogGate((line) => this.noteConsole(line));
-  readonly #native: ReadonlySet<DialogKind>;
-  /** The download a browser-dialog download consent starts, awaited from the click that asked for it. */
-  #download: Promise<Download> | null = null;
+  readonly #consents: NativeConsents;
 
   /** A host for one product. */
   constructor(options: ChatHostOptions) {
@@ -134,7 +131,7 @@ export class ChatHost extends BrowserHost {
     this.product = options.product;
     this.#options = options;
     this.#pacer = new Pacer(options.paceMs);
-    this.#native = new Set(options.dom.nativeDialogs ?? []);
+    this.#consents = new NativeConsents(options.dom.nativeDialogs ?? [], (line) => this.noteConsole(line));
   }
 
   /** Where `conformance login` sends the user. */
@@ -194,7 +191,7 @@ export class ChatHost extends BrowserHost {
   /** Opens the product, dismisses banners, and checks the session is signed in. */
   protected async open(page: Page): Promise<void> {
     // Listening means answering: every dialog is dismissed (and recorded) unless armed for a consent.
-    page.on("dialog", (dialog) => void this.#dialogs.handle(dialog));
+    this.#consents.listen(page);
     this.#tabs.watch(page);
     await this.#pacer.step(this.options.signal);
     await page.goto(this.#options.dom.url, {
@@ -292,8 +289,8 @@ export class ChatHost extends BrowserHost {
     request: RequestOf<"clickTrigger">,
     context: CapabilityContext,
   ): Promise<CapabilityResult> {
-    if (request.consent !== undefined && this.#native.has(request.consent)) {
-      this.#armConsent(request.consent, CONSENT_ARM_MS * this.options.timeoutMultiplier);
+    if (request.consent !== undefined && this.#consents.has(request.consent)) {
+      this.#consents.arm(this.page, request.consent, CONSENT_ARM_MS * this.options.timeoutMultiplier);
     }
     await this.#pacer.step(context.signal);
     const clicked = await super.clickTrigger(request, context);
@@ -370,7 +367,12 @@ export class ChatHost extends BrowserHost {
       if (request.url === undefined) return { ok: false, error: 'confirmDialog "link" needs a url' };
       return await this.checkLinkOpen({ kind: "checkLinkOpen", url: request.url }, context);
     }
-    if (this.#native.has(request.dialog)) return await this.#acceptNative(request.dialog, context);
+    if (this.#consents.has(request.dialog)) {
+      return await this.#consents.accept(this.page, request.dialog, {
+        waitMs: Math.min(context.timeoutMs, 10_000),
+        product: this.product,
+      });
+    }
     const labels = this.#options.dom.dialogs[request.dialog];
     if (labels.length === 0) return { ok: false, unsupported: true };
     await this.#pacer.step(context.signal);
@@ -387,48 +389,6 @@ export class ChatHost extends BrowserHost {
       return { ok: false, error: `${this.product} showed no download dialog` };
     }
     return { ok: true, value: await readDownload(await download) };
-  }
-
-  /** Arms the dialog gate for `consent` (and, for a download, starts waiting for the file). */
-  #armConsent(consent: DialogKind, ms: number): Promise<NativeDialogRecord | null> {
-    const accepted = this.#dialogs.arm(consent, ms);
-    this.#download = consent === "download"
-      ? this.page.waitForEvent("download", { timeout: ms + 5_000 })
-      : null;
-    this.#download?.catch(() => {});
-    return accepted;
-  }
-
-  /**
-   * Services a consent that is a browser dialog: the one the click accepted (or, when the click did not ask
-   * for it, the next within the wait), then, for a download, the file it started. Disarmed afterwards.
-   */
-  async #acceptNative(consent: DialogKind, context: CapabilityContext): Promise<CapabilityResult> {
-    const wait = Math.min(context.timeoutMs, 10_000);
-    const accepted = this.#dialogs.takeArming(consent) ?? this.#armConsent(consent, wait);
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const record = await Promise.race([
-      accepted,
-      new Promise<null>((resolve) => timer = setTimeout(() => resolve(null), wait)),
-    ]);
-    clearTimeout(timer);
-    // Serviced: closed and forgotten, so a later dialog is dismissed and a later request waits for its own.
-    this.#dialogs.reset();
-    const download = this.#download;
-    this.#download = null;
-    if (record === null) {
-      return { ok: false, error: `${this.product} opened no browser dialog for the ${consent} consent` };
-    }
-    if (consent !== "download" || download === null) return { ok: true };
-    try {
-      return { ok: true, value: await readDownload(await download) };
-    } catch (error) {
-      return {
-        ok: false,
-        error: `The ${consent} consent (${JSON.stringify(record.message)}) was accepted but no download ` +
-          `started: ${error instanceof Error ? error.message : String(error)}`,
-      };
-    }
   }
 
   /** Whether a tab opened `url`, accepting the product's link consent when it shows one. */
@@ -453,7 +413,7 @@ export class ChatHost extends BrowserHost {
       }
     } finally {
       // A browser-dialog link consent was armed by the click; it is serviced now.
-      if (this.#native.has("link")) this.#dialogs.reset();
+      if (this.#consents.has("link")) this.#consents.reset();
     }
   }
 
@@ -508,8 +468,7 @@ export class ChatHost extends BrowserHost {
 
   /** Between manual tests: stray tabs closed, overlays escaped, back to inline, light theme. */
   async resetIsolation(_request: unknown, context: CapabilityContext): Promise<CapabilityResult> {
-    this.#dialogs.reset();
-    this.#download = null;
+    this.#consents.reset();
     for (const page of this.page.context().pages()) if (page !== this.page) await page.close();
     this.#tabs.clear();
     if (this.#options.dom.stop.length > 0) await clickByLabel(this.page, this.#options.dom.stop, 0);

@@ -4,11 +4,14 @@
  * host's `nativeDialogs:`) has it accepted, but only while the harness is servicing that consent: armed by
  * the click that makes the View ask for it, until the `confirmDialog` (or `checkLinkOpen`) that follows. Any
  * other dialog, at any other time, is dismissed (as Playwright does when nobody listens) and recorded.
+ * {@linkcode NativeConsents} is that service for one host: which consents are browser dialogs, the gate, and
+ * the file a download consent lets through.
  *
  * @module
  */
-import type { Dialog } from "playwright-core";
-import type { DialogKind } from "../../src/protocol.ts";
+import type { Dialog, Download, Page } from "playwright-core";
+import type { CapabilityResult, DialogKind } from "../../src/protocol.ts";
+import { readDownload } from "../../src/runner/browser_host.ts";
 
 /** One browser dialog the page opened, and what was done with it. */
 export interface NativeDialogRecord {
@@ -122,5 +125,87 @@ export class NativeDialogGate {
     }
     await (armed ? dialog.accept() : dialog.dismiss()).catch(() => {});
     armed?.resolve(record);
+  }
+}
+
+/**
+ * The consents of one host that are browser dialogs, serviced through a {@linkcode NativeDialogGate}.
+ *
+ * @example
+ * ```ts ignore
+ * const consents = new NativeConsents(["download"], (line) => console.log(line));
+ * consents.listen(page);
+ * consents.arm(page, "download", 20_000); // before the click that asks for the download
+ * await consents.accept(page, "download", { waitMs: 10_000, product: "My host" }); // { ok, value: receipt }
+ * ```
+ */
+export class NativeConsents {
+  readonly #kinds: ReadonlySet<DialogKind>;
+  readonly #gate: NativeDialogGate;
+  /** The download a download consent starts, awaited from the click that asked for it. */
+  #download: Promise<Download> | null = null;
+
+  /** `kinds`: the consents that are browser dialogs; `log` gets one line per dialog. */
+  constructor(kinds: readonly DialogKind[], log: (line: string) => void) {
+    this.#kinds = new Set(kinds);
+    this.#gate = new NativeDialogGate(log);
+  }
+
+  /** Whether `consent` is a browser dialog on this host. */
+  has(consent: DialogKind): boolean {
+    return this.#kinds.has(consent);
+  }
+
+  /** Answers every dialog `page` opens (listening means answering: unarmed, a dialog is dismissed). */
+  listen(page: Page): void {
+    page.on("dialog", (dialog) => void this.#gate.handle(dialog));
+  }
+
+  /** Arms the gate for `consent` for `ms` (and, for a download, starts waiting for the file). */
+  arm(page: Page, consent: DialogKind, ms: number): Promise<NativeDialogRecord | null> {
+    const accepted = this.#gate.arm(consent, ms);
+    this.#download = consent === "download" ? page.waitForEvent("download", { timeout: ms + 5_000 }) : null;
+    this.#download?.catch(() => {});
+    return accepted;
+  }
+
+  /**
+   * Services `consent`: the dialog the click accepted (or, when the click did not ask for it, the next within
+   * `waitMs`), then, for a download, the file it let through. Disarmed and forgotten afterwards.
+   */
+  async accept(
+    page: Page,
+    consent: DialogKind,
+    options: { readonly waitMs: number; readonly product: string },
+  ): Promise<CapabilityResult> {
+    const accepted = this.#gate.takeArming(consent) ?? this.arm(page, consent, options.waitMs);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const record = await Promise.race([
+      accepted,
+      new Promise<null>((resolve) => timer = setTimeout(() => resolve(null), options.waitMs)),
+    ]);
+    clearTimeout(timer);
+    const download = this.#download;
+    // Serviced: a later dialog is dismissed and a later request waits for its own.
+    this.reset();
+    if (record === null) {
+      return { ok: false, error: `${options.product} opened no browser dialog for the ${consent} consent` };
+    }
+    if (consent !== "download" || download === null) return { ok: true };
+    try {
+      return { ok: true, value: await readDownload(await download) };
+    } catch (error) {
+      return {
+        ok: false,
+        error: `The ${consent} consent (${JSON.stringify(record.message)}) was accepted but no download ` +
+          `started: ${error instanceof Error ? error.message : String(error)}`,
+      };
+    }
+  }
+
+  /** Disarms the gate and forgets the arming and the awaited download (between tests). */
+  reset(): void {
+    this.#gate.reset();
+    this.#download = null;
   }
 }
