@@ -10,7 +10,8 @@ import {
 import { UsageError, UsageProblems } from "../src/errors.ts";
 import { compare } from "../src/outcome.ts";
 import { parseVersionRange, versionOf } from "../src/version_range.ts";
-import { loadRunExpectations } from "../src/cli/run_expectations.ts";
+import { knownTests, loadRunExpectations } from "../src/cli/run_expectations.ts";
+import { HOSTS } from "../hosts/registry.ts";
 import type { TestResult } from "../src/outcome.ts";
 
 const FILE = `schema: conformance-expectations/1
@@ -240,4 +241,20 @@ Deno.test("a version-conditioned entry applies in range, not outside it, and wit
   assert.equal(at(null).status, "FAIL");
   assert.match(at(null).note ?? "", /version is unknown, so the entry for versions "<0\.25" applied/);
   assert.equal(at("nightly").status, "FAIL");
+});
+
+Deno.test("the README's expectations examples name real hosts and tests", async () => {
+  const readme = await Deno.readTextFile(new URL("../README.md", import.meta.url));
+  const section = readme.slice(readme.indexOf("\n## Expectations\n"), readme.indexOf("\n## Configuration\n"));
+  const blocks = [...section.matchAll(/```yaml\n([\s\S]*?)```/g)].map((match) => match[1]!);
+  assert.ok(blocks.length > 0, "the Expectations section shows a file");
+  for (const block of blocks) {
+    const set = parseExpectations(block, "README.md");
+    assert.deepEqual(checkExpectations(new Map([[set.host, set]]), knownTests(HOSTS)), []);
+    assert.ok([...set.tests.values()].some((entry) => entry.statuses.length > 1), "several statuses shown");
+    assert.ok(
+      [...set.tests.values()].some((entry) => entry.versions !== undefined),
+      "a version condition shown",
+    );
+  }
 });

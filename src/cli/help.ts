@@ -22,8 +22,14 @@ Hosts and tests
   --config FILE             extra hosts and golden paths (YAML), see the README's "Configuration"
 
 Expectations
-  --expectations PATH       known failures per host (file or folder, repeatable); default: the built-in set
-  --update-expectations     rewrite the expectations file(s) from this run's results
+  --expectations PATH       known failures per host (file or folder, repeatable); default: the built-in set.
+                            An entry lists one status or several ("status: [PASS, TIMEOUT]": any is as
+                            expected) and may hold only for some host versions (versions: ">=0.20, <0.25";
+                            an unknown version: it applies). An unknown host or test id stops the run (exit 2)
+  --update-expectations     rewrite the expectations file(s) from this run's results, in place: comments and
+                            order kept, only entries of tests that ran touched (so --grep narrows it); refused
+                            before any test with --shard, or a file that is unwritable, unparsable or another
+                            host's
 
 Reports
   --reporter NAME           pretty (default), json, junit, markdown, html; repeatable
