@@ -57,9 +57,13 @@ const versionCondition = z.string().superRefine((text, context) => {
 
 /** The schema of one entry: one status or several, a reason, and optionally the host versions it holds for. */
 export const ExpectationEntrySchema = z.object({
-  status: statusList,
-  reason: z.string().trim().min(1, "every expectation needs a reason"),
-  versions: versionCondition.optional(),
+  status: statusList.describe(
+    "The expected status, or several (a known flaky test: any is as expected); never INFO, never PASS alone",
+  ),
+  reason: z.string().trim().min(1, "every expectation needs a reason").describe("Why the host does this"),
+  versions: versionCondition.optional().describe(
+    'The host versions the entry holds for: comparators <, <=, >, >=, = and a version, joined by commas (">=0.20, <0.25")',
+  ),
 }).strict();
 
 /** The schema of an expectations file (`conformance-expectations/1`). */
