@@ -144,12 +144,14 @@ const WebHost = z.object({
    * The host's own visible log or monitor pane: `readConsole` (`security/csp-audit-log`) searches its text as
    * well as the browser console. `entry` (inside the pane) makes each matching element one line, its text on
    * one line (a message shown as pretty-printed JSON); without it, each text line of the pane is one.
-   * `reveal` steps run before each read (expanding collapsed entries, say).
+   * `reveal` steps run before each read (expanding collapsed entries, say), `conceal` steps after it (putting
+   * the pane back: a revealed pane can slow the host down).
    */
   log: z.object({
     selector: z.string().trim().min(1, "a selector must not be empty"),
     entry: z.string().trim().min(1, "a selector must not be empty").optional(),
     reveal: LaunchSteps.optional(),
+    conceal: LaunchSteps.optional(),
   }).strict().optional(),
   /** A selector present only when signed in. */
   signedIn: z.string().min(1).optional(),
@@ -182,12 +184,18 @@ const WebHost = z.object({
     }
   }
   if (host.server === undefined) {
-    for (const field of ["launch", "teardown", "cancel", "log"] as const) {
-      const steps = field === "log" ? host.log?.reveal : host[field];
+    const lists = [
+      ...(["launch", "teardown", "cancel"] as const).map((field) => ({ path: [field], steps: host[field] })),
+      ...(["reveal", "conceal"] as const).map((field) => ({
+        path: ["log", field],
+        steps: host.log?.[field],
+      })),
+    ];
+    for (const { path, steps } of lists) {
       if (steps !== undefined && placeholdersOf(steps).has("serverUrl")) {
         ctx.addIssue({
           code: "custom",
-          path: field === "log" ? ["log", "reveal"] : [field],
+          path,
           message:
             '{serverUrl} has a value only when the harness starts the server: add server: { listen: "127.0.0.1:PORT" }',
         });

@@ -433,31 +433,38 @@ export class ChatHost extends BrowserHost {
     } catch (error) {
       return { ok: false, error: `Invalid console pattern "${request.pattern}": ${String(error)}` };
     }
+    const problem = (error: unknown) =>
+      `${this.product}'s log pane: ${error instanceof Error ? error.message : error}`;
     try {
-      await this.revealLog(context.signal);
+      await this.logPaneSteps("reveal", context.signal);
     } catch (error) {
-      return {
-        ok: false,
-        error: `${this.product}'s log pane: ${error instanceof Error ? error.message : error}`,
-      };
+      return { ok: false, error: problem(error) };
     }
     const deadline = Date.now() + request.timeoutMs;
-    while (true) {
-      const logged = await super.readConsole({ ...request, timeoutMs: 0 }, context);
-      if (!logged.ok || (logged.value as ConsoleMatch | undefined)?.matched) return redactedMatch(logged);
-      const line = (await logPaneLines(this.page, log)).find((entry) => pattern.test(entry));
-      if (line !== undefined) {
-        return redactedMatch({ ok: true, value: { matched: true, line } satisfies ConsoleMatch }, "log");
+    try {
+      while (true) {
+        const logged = await super.readConsole({ ...request, timeoutMs: 0 }, context);
+        if (!logged.ok || (logged.value as ConsoleMatch | undefined)?.matched) return redactedMatch(logged);
+        const line = (await logPaneLines(this.page, log)).find((entry) => pattern.test(entry));
+        if (line !== undefined) {
+          return redactedMatch({ ok: true, value: { matched: true, line } satisfies ConsoleMatch }, "log");
+        }
+        if (Date.now() >= deadline || context.signal.aborted) {
+          return { ok: true, value: { matched: false } satisfies ConsoleMatch };
+        }
+        await new Promise((resolve) => setTimeout(resolve, 200));
       }
-      if (Date.now() >= deadline || context.signal.aborted) {
-        return { ok: true, value: { matched: false } satisfies ConsoleMatch };
-      }
-      await new Promise((resolve) => setTimeout(resolve, 200));
+    } finally {
+      // A pane left revealed can slow the host down for the tests after (expanded editors re-render).
+      await this.logPaneSteps("conceal", context.signal).catch((error) => this.noteConsole(problem(error)));
     }
   }
 
-  /** Makes the log pane's entries readable before `readConsole` reads it (a YAML host's `log.reveal`). */
-  protected async revealLog(_signal: AbortSignal): Promise<void> {}
+  /**
+   * Makes the log pane's entries readable before `readConsole` reads it, and puts the pane back afterwards
+   * (a YAML host's `log.reveal` and `log.conceal`).
+   */
+  protected async logPaneSteps(_which: "reveal" | "conceal", _signal: AbortSignal): Promise<void> {}
 
   /** The app's outermost frame element (a product page has other iframes too). */
   override async inspectFrame(): Promise<CapabilityResult> {

@@ -89,6 +89,11 @@ export function mcpInspectorYaml(options: McpInspectorYamlOptions = {}): string 
         - click: "button[aria-label='Expand all']"
           optional: true
           timeoutMs: 500
+      # Collapsed again after the read: dozens of expanded editors slow its theme switch past the suite's wait.
+      conceal:
+        - click: "button[aria-label='Collapse all']"
+          optional: true
+          timeoutMs: 500
     live: false
 `;
 }

@@ -171,10 +171,10 @@ export class YamlWebHost extends ChatHost {
     });
   }
 
-  /** Runs the `log.reveal` steps (expanding the log pane's collapsed entries, say) before it is read. */
-  protected override async revealLog(signal: AbortSignal): Promise<void> {
-    const reveal = this.#config.log?.reveal;
-    if (reveal) await this.#run(this.page, reveal, "log reveal", signal);
+  /** Runs the `log.reveal` steps before the log pane is read, the `log.conceal` steps after. */
+  protected override async logPaneSteps(which: "reveal" | "conceal", signal: AbortSignal): Promise<void> {
+    const steps = this.#config.log?.[which];
+    if (steps) await this.#run(this.page, steps, `log ${which}`, signal);
   }
 
   /** Unsupported without `conversation:` (a host launched by steps may have no conversation at all). */

@@ -25,6 +25,7 @@ const MONITOR_PAGE = `<!doctype html><meta charset="utf-8"><body>
 <h1 id="ready">host</h1>
 <button id="expand" onclick="document.querySelectorAll('.body').forEach((b) => b.hidden = false); this.remove()">
   Expand all</button>
+<button id="collapse" onclick="document.querySelectorAll('.body').forEach((b) => b.hidden = true)">Collapse all</button>
 <section id="monitor">
   <div class="entry">tools/call run_conformance <pre class="body" hidden>{ "name": "run_conformance" }</pre></div>
   <div class="entry">Refused to connect to '${DECLARED}/x' because it violates the following Content Security
@@ -141,7 +142,14 @@ Deno.test("log: is schema-checked: a selector, entries and reveal steps, no stra
   assert.throws(parse(`    log: { selector: "" }\n`), /log\.selector/);
   assert.throws(parse(`    log: { selector: "#m", entries: ".e" }\n`), /entries/);
   assert.throws(parse(`    log: { selector: "#m", reveal: [{ clik: "#x" }] }\n`), /did you mean "click"/);
-  assert.throws(parse(`    log: { selector: "#m", reveal: [{ click: "{serverUrl}" }] }\n`), /serverUrl/);
+  assert.throws(
+    parse(`    log: { selector: "#m", reveal: [{ click: "{serverUrl}" }] }\n`),
+    /log\.reveal.*serverUrl/,
+  );
+  assert.throws(
+    parse(`    log: { selector: "#m", conceal: [{ click: "{serverUrl}" }] }\n`),
+    /log\.conceal.*serverUrl/,
+  );
   assert.deepEqual(hostConfig("http://127.0.0.1:9/", `    log: { selector: "#m" }\n`).log, {
     selector: "#m",
   });
@@ -307,4 +315,26 @@ Deno.test({
     const [, tab] = host.hostPage.context().pages();
     assert.match(tab?.url() ?? "", /^chrome-error:/, "the tab itself shows only the browser's error page");
   });
+});
+
+Deno.test({
+  name: "log: conceal steps put the pane back after the read",
+  ignore: chromiumPath() === null,
+  sanitizeResources: false,
+  sanitizeOps: false,
+}, async () => {
+  await using page = serveMonitorPage();
+  const log = `${REVEALED_ENTRIES}      conceal: [{ click: "#collapse" }]\n`;
+  const host = new ConfirmPageHost(hostConfig(page.url, log), { headless: true });
+  await host.setup(SETUP);
+  try {
+    const pattern = cspAuditPattern(RESOURCE, [DECLARED]);
+    const context: CapabilityContext = { signal: new AbortController().signal, timeoutMs: 2_000 };
+    const answer = await host.readConsole({ kind: "readConsole", pattern, timeoutMs: 1_500 }, context);
+    assert.equal((answer.value as ConsoleMatch).source, "log", JSON.stringify(answer));
+    const shown = await host.hostPage.evaluate(() => document.querySelectorAll(".body:not([hidden])").length);
+    assert.equal(shown, 0, "the entries are collapsed again");
+  } finally {
+    await host.teardown();
+  }
 });
