@@ -123,6 +123,19 @@ export function compare(
   return "unexpected";
 }
 
+/**
+ * What was expected of a result, for people: its status, or the listed statuses joined by "or".
+ *
+ * @example
+ * ```ts
+ * import { expectedLabel } from "./outcome.ts";
+ * expectedLabel({ expected: "FAIL", expectedAny: ["FAIL", "TIMEOUT"] }); // "FAIL or TIMEOUT"
+ * ```
+ */
+export function expectedLabel(result: Pick<TestResult, "expected" | "expectedAny">): string {
+  return result.expectedAny?.join(" or ") ?? result.expected;
+}
+
 /** Counts per status, the `summary` block of the JSON report. */
 export interface Summary {
   passed: number;

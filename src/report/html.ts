@@ -6,7 +6,7 @@
  * @module
  */
 import { join } from "node:path";
-import { compare, STATUSES, type TestResult } from "../outcome.ts";
+import { compare, expectedLabel, STATUSES, type TestResult } from "../outcome.ts";
 import { artifactsOf } from "./artifacts.ts";
 import { writeFileAtomic } from "./atomic_write.ts";
 import { boardGrid, STATUS_MARK } from "./board_grid.ts";
@@ -188,9 +188,9 @@ export function renderHtml(report: RunReport, secrets: readonly string[] = []): 
     const flag = (verdict === "unexpected"
       ? ' <span class="bad">UNEXPECTED</span>'
       : verdict === "stale"
-      ? ` <span class="stale">STALE expectation: listed as ${result.expected}</span>`
+      ? ` <span class="stale">STALE expectation: listed as ${expectedLabel(result)}</span>`
       : result.expected !== "PASS"
-      ? ` <span class="tag">known failure: expected ${result.expected}</span>`
+      ? ` <span class="tag">known failure: expected ${expectedLabel(result)}</span>`
       : "") + retryTag(result);
     out.push(
       `<details id="r${index}" data-result data-host="${escapeHtml(result.host)}" ` +
@@ -200,7 +200,7 @@ export function renderHtml(report: RunReport, secrets: readonly string[] = []): 
           result.title ? ` ${escapeHtml(result.title)}` : ""
         } ${result.durationMs} ms${flag}` +
         "</summary>",
-      `<p>Expected: ${result.expected}</p>`,
+      `<p>Expected: ${expectedLabel(result)}</p>`,
       artifactLinks(result),
       result.message ? `<pre>${escapeHtml(result.message)}</pre>` : "",
       Object.keys(result.details).length > 0

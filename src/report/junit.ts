@@ -15,7 +15,7 @@
  * @module
  */
 import { join } from "node:path";
-import { compare, type TestResult } from "../outcome.ts";
+import { compare, expectedLabel, type TestResult } from "../outcome.ts";
 import { artifactsOf } from "./artifacts.ts";
 import { writeFileAtomic } from "./atomic_write.ts";
 import { redactResult } from "./redact.ts";
@@ -108,11 +108,13 @@ function testCase(result: TestResult): { xml: string; kind: "passed" | "failures
   let kind: "passed" | "failures" | "errors" | "skipped" = "passed";
   if (verdict === "stale") {
     kind = "failures";
-    const message = `Passes, but the expectations list it as ${result.expected}: remove the entry ` +
+    const message = `Passes, but the expectations list it as ${expectedLabel(result)}: remove the entry ` +
       "or run with --update-expectations";
     inner = element("failure", { message, type: "STALE_EXPECTATION" }, body);
   } else if (verdict === "unexpected") {
-    const expected = result.expected === "PASS" ? "" : ` (expected ${result.expected})`;
+    const expected = result.expected === "PASS" && !result.expectedAny
+      ? ""
+      : ` (expected ${expectedLabel(result)})`;
     const message = `${result.status}${expected}: ${firstLine(result.message)}`;
     kind = result.status === "ERROR" ? "errors" : "failures";
     inner = element(result.status === "ERROR" ? "error" : "failure", { message, type: result.status }, body);
@@ -121,7 +123,7 @@ function testCase(result: TestResult): { xml: string; kind: "passed" | "failures
     inner = element("skipped", { message: result.message }, "");
   } else if (result.status !== "PASS" && result.status !== "WARN" && result.status !== "INFO") {
     kind = "skipped";
-    const message = `Known failure (expected ${result.expected}): ${firstLine(result.message)}`;
+    const message = `Known failure (expected ${expectedLabel(result)}): ${firstLine(result.message)}`;
     inner = element("skipped", { message, type: "EXPECTED_FAILURE" }, body);
   } else if (result.status === "WARN" || result.status === "INFO") {
     // Neither breaks a MUST, so the testcase passes; an INFO is no skip either (the test ran).

@@ -7,7 +7,7 @@
  * @module
  */
 import { styleText } from "node:util";
-import { compare, type Status, summarize, type TestResult } from "../outcome.ts";
+import { compare, expectedLabel, type Status, summarize, type TestResult } from "../outcome.ts";
 import { STATUS_MARK } from "./board_grid.ts";
 import { join } from "node:path";
 import { artifactsOf } from "./artifacts.ts";
@@ -168,17 +168,22 @@ export class PrettyReporter implements Reporter {
       this.#style("gray", formatDuration(result.durationMs))
     }`;
     if (message) line += `  ${message}`;
+    const listed = result.expectedAny ?? [result.expected];
     if (verdict === "unexpected") {
-      const expected = result.expected === "PASS" ? "" : ` (expected ${result.expected})`;
+      const expected = result.expected === "PASS" && !result.expectedAny
+        ? ""
+        : ` (expected ${expectedLabel(result)})`;
       const tries = result.attempts ? ` after ${result.attempts} attempts` : "";
       line += `  ${this.#badge(["bold", "red", "inverse"], `UNEXPECTED${expected}${tries}`)}`;
     } else if (verdict === "stale") {
       line +=
-        `  ${this.#badge(["bold", "yellow", "inverse"], `STALE expectation: listed as ${result.expected}`)}` +
+        `  ${
+          this.#badge(["bold", "yellow", "inverse"], `STALE expectation: listed as ${expectedLabel(result)}`)
+        }` +
         " remove it or run with --update-expectations";
-    } else if (result.status !== result.expected && result.expected !== "PASS") {
-      line += this.#style("gray", ` (expected ${result.expected})`);
-    } else if (result.expected !== "PASS") {
+    } else if (!listed.includes(result.status) && !listed.includes("PASS")) {
+      line += this.#style("gray", ` (expected ${expectedLabel(result)})`);
+    } else if (listed.includes(result.status) && result.status !== "PASS") {
       line += this.#style("gray", " (known failure)");
     }
     if (result.flaky) line += `  ${this.#badge(["bold", "yellow", "inverse"], flakyLabel(result))}`;

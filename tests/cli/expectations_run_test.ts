@@ -145,6 +145,15 @@ Deno.test("several statuses: a flaky host's PASS and FAIL are both as expected",
   const failing = await run(host, ["--expectations", host.expectations]);
   assert.equal(failing.code, 0, failing.io.stdout);
   assert.equal(failing.result.status, "FAIL");
+  // Without PASS in the list, a PASS is stale, and the line names every listed status.
+  await Deno.remove(join(host.dir, "fail"));
+  await Deno.writeTextFile(
+    host.expectations,
+    file(`  ${TEST}:\n    status: [FAIL, TIMEOUT]\n    reason: r\n`),
+  );
+  const stale = await run(host, ["--expectations", host.expectations]);
+  assert.equal(stale.code, 1, stale.io.stdout);
+  assert.match(stale.io.stdout, /STALE expectation: listed as FAIL or TIMEOUT/);
 });
 
 Deno.test("a rotted expectations folder stops the run before any test, every problem at once", async () => {
