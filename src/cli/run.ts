@@ -255,7 +255,12 @@ export async function runConformance(
   if (rerun) options = { ...withReportFlags(options, rerun, argv), hosts: [...rerun.tests.keys()] };
   const { plan, goldenPaths, known } = await planRun(options, rerun);
   // Both refuse before any test runs: a file that rotted, an update that cannot apply.
-  const expectations = await loadRunExpectations(options.expectations, known, goldenPaths);
+  const expectations = await loadRunExpectations({
+    paths: options.expectations,
+    known,
+    goldenPaths,
+    updating: options.updateExpectations,
+  });
   const update = options.updateExpectations
     ? await prepareExpectationUpdate(
       options.expectations[0]!,

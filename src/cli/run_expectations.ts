@@ -32,16 +32,40 @@ export function knownTests(
   return known;
 }
 
+/** Options of {@linkcode loadRunExpectations}. */
+export interface RunExpectationsOptions {
+  /** `--expectations` paths; none: the built-in set. */
+  readonly paths: readonly string[];
+  /** The hosts the run knows: the registry plus `--config` hosts. */
+  readonly known: readonly HostEntry[];
+  readonly goldenPaths: readonly UserGoldenPath[];
+  /** `--update-expectations`: a path that does not exist yet is a file or folder to create, not a mistake. */
+  readonly updating: boolean;
+}
+
 /**
- * Loads the run's expectations: `paths` checked against `known` hosts (registry plus config), or, with no
- * paths, the built-in set checked against the registry.
+ * Loads the run's expectations: its paths checked against the hosts it knows, or, with no paths, the
+ * built-in set checked against the registry.
  */
 export async function loadRunExpectations(
-  paths: readonly string[],
-  known: readonly HostEntry[],
-  goldenPaths: readonly UserGoldenPath[],
+  options: RunExpectationsOptions,
 ): Promise<Map<string, ExpectationSet>> {
-  if (paths.length > 0) return await loadExpectations(paths, knownTests(known, goldenPaths));
+  const { known, goldenPaths } = options;
+  let paths = options.paths;
+  if (options.updating) {
+    paths = (await Promise.all(paths.map(async (p) => await exists(p) ? [p] : []))).flat();
+  }
+  if (options.paths.length > 0) return await loadExpectations(paths, knownTests(known, goldenPaths));
   const builtIn = await builtInExpectationsDir();
   return builtIn === null ? new Map() : await loadExpectations([builtIn], knownTests(HOSTS));
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return false;
+    throw error;
+  }
 }

@@ -340,3 +340,17 @@ Deno.test("from the command line: exit 2, one line per problem, and an unwritabl
   assert.equal(await host.runs(), 0, "a test ran");
   assert.equal(await Deno.readTextFile(host.expectations), COMMENTED);
 });
+
+Deno.test("--update-expectations into a folder that does not exist yet writes <host>.yaml, which then holds", async () => {
+  await using host = await plantedHost("1.0");
+  await host.failing(true);
+  const dir = join(host.dir, "expectations");
+  const first = await run(host, ["--expectations", dir, "--update-expectations"]);
+  assert.equal(first.code, 0, first.io.stderr);
+  const written = await Deno.readTextFile(join(dir, "agent.yaml"));
+  assert.match(written, /^host: agent$/m);
+  assert.match(written, /^ {2}cli\/behavior\/streaming:\n {4}status: FAIL\n {4}reason: /m);
+  const next = await run(host, ["--expectations", dir]);
+  assert.equal(next.code, 0, next.io.stdout);
+  assert.equal(next.result.expected, "FAIL");
+});
