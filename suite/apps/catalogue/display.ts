@@ -11,6 +11,9 @@ import type { SuiteTest } from "./_shared.ts";
 
 const MODES: readonly string[] = ["inline", "fullscreen", "pip"];
 
+/** The height the View grows to in `dimensions/listen-size-changed` (less when the host declares a maxHeight). */
+const GROWN_HEIGHT = 900;
+
 async function requestMode(
   t: TestContext,
   env: SuiteEnv,
@@ -30,6 +33,24 @@ async function backToInline(env: SuiteEnv): Promise<void> {
   }
 }
 
+/** Waits (at most 3 s) until the View's height has not changed for 300 ms. */
+async function settledHeight(t: TestContext): Promise<void> {
+  let height = innerHeight;
+  let since = Date.now();
+  await t.waitFor(
+    () => {
+      if (innerHeight !== height) {
+        height = innerHeight;
+        since = Date.now();
+        return undefined;
+      }
+      return Date.now() - since >= 300 ? height : undefined;
+    },
+    3_000,
+    50,
+  );
+}
+
 /** The display tests. */
 export const DISPLAY: SuiteTest[] = [
   {
@@ -46,19 +67,29 @@ export const DISPLAY: SuiteTest[] = [
       if (typeof dims.height === "number") {
         t.skip("The host gives the View a fixed height: nothing to resize");
       }
+      // The frame may start at a default height and only then apply the size the View already asked for:
+      // measured before that lands, the filler would be sized against a height that is about to change.
+      await settledHeight(t);
       const before = innerHeight;
       const limit = dims.maxHeight ?? Infinity;
       if (before >= limit - 10) t.skip(`The View is already at its maximum height (${limit}px)`);
-      const target = Math.min(before + 240, limit);
+      // At least 900 px: a host that caps the frame at some fixed height without declaring maxHeight (a
+      // container of its own) is then caught whatever height the View happens to have reached.
+      const target = Math.min(Math.max(before + 240, GROWN_HEIGHT), limit);
       const filler = env.doc.createElement("div");
-      filler.style.cssText = `height:${Math.ceil(document.documentElement.scrollHeight - before + 260)}px`;
+      filler.style.cssText = `height:${
+        Math.max(0, Math.ceil(target + 20 - document.documentElement.scrollHeight))
+      }px`;
       env.doc.body.append(filler);
       try {
         const grown = await t.waitFor(() => innerHeight >= target - 2 ? innerHeight : undefined, 4_000, 50);
         t.observe("heights", { before, after: innerHeight, target });
         t.assert(
           grown !== undefined,
-          `The View stayed ${innerHeight}px high after its content grew (wanted ${target}px)`,
+          innerHeight > before
+            ? `The View grew from ${before}px only to ${innerHeight}px after its content grew (wanted ${target}px): ` +
+              "a cap the host did not declare as containerDimensions.maxHeight"
+            : `The View stayed ${innerHeight}px high after its content grew (wanted ${target}px)`,
         );
         t.assert(innerHeight <= limit + 1, `The View grew past maxHeight ${limit}px`);
       } finally {

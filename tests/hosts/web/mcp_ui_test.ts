@@ -21,17 +21,6 @@ import { loadSuiteHtml } from "../../../suite/apps/build.ts";
 
 const EXPECTATIONS = new URL("../../../hosts/expectations/mcp-ui.yaml", import.meta.url);
 
-/**
- * Results the suite gets wrong on this host, reported to the suite's owners and not recorded as the host's
- * failures: each may show as PASS or as the wrong verdict described, nothing else.
- */
-const HARNESS_DEFECTS: Readonly<Record<string, { readonly status: string; readonly message: RegExp }>> = {
-  // The test takes the View's height before the host has applied the View's first size-changed (AppFrame's
-  // frame starts at 600 px and shrinks to the content), sizes its filler from that, and reads the host's exact
-  // resize to what the View then asks for as "stayed N px high".
-  "apps/dimensions/listen-size-changed": { status: "FAIL", message: /^The View stayed \d+px high/ },
-};
-
 interface Observed {
   readonly results: Map<string, Outcome>;
   readonly hosts: McpUiHost[];
@@ -96,13 +85,6 @@ Deno.test({
     const seen = `${test}: ${outcome.status} (${outcome.message ?? ""})`;
     if (outcome.status !== "PASS") {
       assert.ok((outcome.message ?? "").trim().length > 0, `${test} is ${outcome.status} without a reason`);
-    }
-    const defect = HARNESS_DEFECTS[test];
-    if (defect !== undefined) {
-      const asDescribed = outcome.status === defect.status && defect.message.test(outcome.message ?? "");
-      if (outcome.status !== "PASS" && !asDescribed) wrong.push(`${seen}, a known harness defect otherwise`);
-      assert.ok(!expectations.tests.has(test), `${test} is a harness defect: do not list it as the host's`);
-      continue;
     }
     const listed = expectations.tests.get(test);
     if (listed !== undefined) {
