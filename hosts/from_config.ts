@@ -1,6 +1,7 @@
 /**
  * Hosts described in the config file instead of code. A `kind: cli` entry becomes a {@linkcode HostRunner}
- * whose argv comes from per-golden-path templates; `{prompt}`, `{model}` and `{cwd}` are substituted. A
+ * whose argv comes from per-golden-path templates; `{prompt}`, `{model}` and `{cwd}` are substituted, and
+ * whose `capabilityMarkers` say which argv elements prove each claimed capability. A
  * `kind: web` entry becomes a web host driven through the selectors it gives (`hosts/web/yaml_host.ts`).
  *
  * @module
@@ -37,6 +38,11 @@ function cliEntry(host: CliHostConfig): CliHostEntry {
     capabilities,
     streamShape: host.streamShape,
     goldenPaths: Object.keys(host.paths),
+    capabilityMarkers: Object.freeze(Object.fromEntries(
+      Object.entries(host.capabilityMarkers).flatMap(([flag, markers]) =>
+        markers ? [[flag, Object.freeze([...markers])]] : []
+      ),
+    )),
     detect: () => findExecutable(host.binary, host.id),
     build(path: GoldenPath, request: InvocationRequest): HostInvocation {
       const template = host.paths[path];

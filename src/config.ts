@@ -1,6 +1,7 @@
 /**
  * The configuration file (`--config conformance.yaml`): hosts described without code and user-defined golden
- * paths. Schema-checked; a malformed file is a usage error naming the file and the field.
+ * paths. Schema-checked; every problem of a malformed file is reported at once, one line each naming the
+ * file and the field (src/config_problems.ts finds what the schema cannot see).
  *
  * ```yaml
  * hosts:
@@ -10,9 +11,10 @@
  *     dialect: claude
  *     streamShape: { init: required, terminal: event }
  *     capabilities: { streaming: true, permissionSkip: true }
+ *     capabilityMarkers: { streaming: ["stream-json"], permissionSkip: ["--yolo"] }
  *     envAllow: [MY_AGENT_API_KEY]
  *     paths:
- *       streaming: ["-p", "{prompt}", "--output-format", "stream-json"]
+ *       streaming: ["--yolo", "-p", "{prompt}", "--output-format", "stream-json"]
  *       version-check: ["--version"]
  * goldenPaths:
  *   - name: plan-step
@@ -25,10 +27,11 @@
  */
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
-import { UsageError } from "./errors.ts";
+import { UsageError, UsageProblems } from "./errors.ts";
 import { isPermissionRefusal } from "./permissions.ts";
 import { oneLine, yamlErrorDetail } from "./file_errors.ts";
-import { envAllowProblem } from "./exec/env.ts";
+import { byPlace, schemaProblems, semanticProblems } from "./config_problems.ts";
+import { CAPABILITY_FLAGS } from "./exec/host_runner.ts";
 import { parseListen } from "./server/listen_address.ts";
 // Only the step schema (zod and a type import of Playwright): the config file checks steps as it reads them.
 import { LaunchSteps, placeholdersOf } from "../hosts/web/launch_steps.ts";
@@ -58,6 +61,13 @@ const CliHost = z.object({
     terminal: z.enum(["event", "eof"]),
   }).strict().default({ init: "required", terminal: "event" }),
   capabilities: Capabilities.default({}),
+  /**
+   * The argv elements (or `NAME=value` env entries) that prove each claimed capability in the streaming
+   * invocation (`cli/capabilities/*`), e.g. `permissionSkip: ["--yolo"]`.
+   */
+  capabilityMarkers: z.object(
+    Object.fromEntries(CAPABILITY_FLAGS.map((flag) => [flag, z.array(z.string().min(1)).min(1).optional()])),
+  ).strict().default({}),
   env: z.record(z.string(), z.string()).default({}),
   envAllow: z.array(z.string()).default([]),
   /** argv templates per golden path; `{prompt}`, `{model}`, `{cwd}` are substituted. */
@@ -244,22 +254,19 @@ export function parseConfig(text: string, source: string): Config {
     throw new UsageError(`Config file "${source}" is not valid YAML: ${detail}`);
   }
   const parsed = ConfigFile.safeParse(data);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const where = issue.path.length ? issue.path.join(".") : "(top level)";
-    throw new UsageError(
-      `Config file "${source}" is malformed at ${oneLine(where)}: ${
-        oneLine(issue.message)
-      }. See "Configuration" in the README`,
-    );
-  }
-  const ids = new Set<string>();
-  for (const host of parsed.data.hosts) {
-    if (ids.has(host.id)) throw new UsageError(`Config file "${source}" defines host "${host.id}" twice`);
-    ids.add(host.id);
-    // A variable the harness may not read would reach the host as unset: say so now, not as a failed test.
-    const problem = host.kind === "cli" ? host.envAllow.map(envAllowProblem).find((found) => found) : null;
-    if (problem) throw new UsageError(`Config file "${source}": host "${host.id}" hands on ${problem}`);
+  // Every problem at once, the schema's and those it cannot see, so one edit fixes the file.
+  const problems = [
+    ...(parsed.success ? [] : schemaProblems(parsed.error.issues, ConfigFile, data)),
+    ...semanticProblems(data),
+  ].sort(byPlace);
+  if (problems.length > 0 || !parsed.success) {
+    throw new UsageProblems(problems.map(({ path, message }) => {
+      // A key that is not a plain word (a typo with a space, say) is quoted, so the place stays readable.
+      const segment = (key: PropertyKey) =>
+        /^[\w-]+$/.test(String(key)) ? String(key) : JSON.stringify(String(key));
+      const where = path.length ? path.map(segment).join(".") : "(top level)";
+      return `Config file "${source}" is malformed at ${oneLine(where)}: ${oneLine(message)}`;
+    }));
   }
   return { ...parsed.data, source };
 }

@@ -188,3 +188,158 @@ Deno.test("a malformed launch vocabulary is a usage error naming the file, the f
     "good.yaml",
   );
 });
+
+Deno.test("every problem of a config file is reported at once, one line each with a did-you-mean", () => {
+  const text = `
+hosts:
+  - id: my-agent
+    kind: cli
+    binary: my-agent
+    dialect: claud
+    capabilities: { streeming: true }
+    capabilityMarkers: { permisionSkip: ["--yolo"] }
+    paths:
+      streeming: ["-p", "{promt}"]
+      plan-stp: ["{prompt}"]
+  - id: web
+    kind: web
+    url: http://127.0.0.1:1/
+    lauch: []
+    launch: [{ click: "text='{launchr}'" }]
+    live: false
+goldenPaths:
+  - { name: plan-step, mode: streaming, prompt: p }
+  - { name: streaming, mode: streaming, prompt: p }
+`;
+  const error = (() => {
+    try {
+      parseConfig(text, "c.yaml");
+    } catch (caught) {
+      return caught;
+    }
+  })();
+  assert.ok(error instanceof UsageError, String(error));
+  const lines = error.message.split("\n");
+  const expected: RegExp[] = [
+    /at hosts\.0\.dialect: unknown dialect "claud": did you mean "claude"\? Dialects are claude, codex/,
+    /at hosts\.0\.capabilities\.streeming: unknown field "streeming": did you mean "streaming"\?/,
+    /at hosts\.0\.capabilityMarkers\.permisionSkip: unknown field "permisionSkip": did you mean "permissionSkip"\?/,
+    /at hosts\.0\.paths\.streeming: unknown golden path "streeming": did you mean "streaming"\?/,
+    /at hosts\.0\.paths\.streeming\.1: unknown placeholder "\{promt\}": did you mean "\{prompt\}"\?/,
+    /at hosts\.0\.paths\.plan-stp: unknown golden path "plan-stp": did you mean "plan-step"\?/,
+    /at hosts\.1\.lauch: unknown field "lauch": did you mean "launch"\?/,
+    /at hosts\.1\.launch\.0\.click: unknown placeholder "\{launchr\}": did you mean "\{launcher\}"\?/,
+    /at goldenPaths\.1\.name: golden path name "streaming" is taken/,
+  ];
+  for (const pattern of expected) {
+    assert.ok(lines.some((line) => pattern.test(line)), `no line matches ${pattern}:\n${error.message}`);
+  }
+  assert.equal(lines.length, expected.length, error.message);
+  for (const line of lines) assert.match(line, /^Config file "c\.yaml" is malformed at \S+: /);
+  // In file order: the first host's problems before the second's, the golden paths last.
+  assert.ok(
+    lines.findIndex((line) => /hosts\.1/.test(line)) > lines.findLastIndex((l) => /hosts\.0/.test(l)),
+  );
+});
+
+Deno.test("a config CLI host's capability markers are what the capabilities tier checks", async () => {
+  const { capabilitiesTier } = await import("../suite/cli/capabilities.ts");
+  const config = parseConfig(
+    `
+hosts:
+  - id: yolo
+    kind: cli
+    binary: yolo
+    dialect: claude
+    capabilities: { streaming: true, permissionSkip: true }
+    capabilityMarkers: { streaming: ["stream-json"], permissionSkip: ["--yolo"] }
+    paths:
+      streaming: ["--yolo", "-p", "{prompt}", "--output-format", "stream-json"]
+  - id: forgetful
+    kind: cli
+    binary: forgetful
+    dialect: claude
+    capabilities: { permissionSkip: true }
+    capabilityMarkers: { permissionSkip: ["--yolo"] }
+    paths:
+      streaming: ["-p", "{prompt}"]
+`,
+    "markers.yaml",
+  );
+  const [yolo, forgetful] = configHosts(config);
+  assert.ok(yolo?.kind === "cli" && forgetful?.kind === "cli");
+  assert.deepEqual(yolo.runner.capabilityMarkers, { streaming: ["stream-json"], permissionSkip: ["--yolo"] });
+  const settings = { live: false, mockModel: false } as const;
+  const status = async (entry: typeof yolo, id: string) => {
+    const test = capabilitiesTier.list(entry, settings).find((found) => found.id === id);
+    assert.ok(test, `${entry.id} does not list ${id}`);
+    return (await capabilitiesTier.run(entry, test, {} as never, new AbortController().signal)).status;
+  };
+  assert.equal(await status(yolo, "cli/capabilities/streaming-positive"), "PASS");
+  assert.equal(await status(yolo, "cli/capabilities/permissionSkip-positive"), "PASS");
+  assert.equal(
+    await status(forgetful, "cli/capabilities/permissionSkip-positive"),
+    "FAIL",
+    "a marker absent",
+  );
+});
+
+Deno.test("user golden paths run in the behaviour and mock-model tiers on hosts that give argv for them", async () => {
+  const { behaviorTier } = await import("../suite/cli/behavior.ts");
+  const { mockModelTier } = await import("../suite/cli/mock_model.ts");
+  const { constructabilityTier } = await import("../suite/cli/constructability.ts");
+  const { HOSTS } = await import("../hosts/registry.ts");
+  const config = parseConfig(
+    `
+hosts:
+  - id: own
+    kind: cli
+    binary: own
+    dialect: claude
+    paths:
+      plan-step: ["plan", "{prompt}"]
+      version-check: ["--version"]
+  - id: modal
+    kind: cli
+    binary: modal
+    dialect: claude
+    paths:
+      blocking-json: ["-p", "{prompt}", "--output-format", "json"]
+goldenPaths:
+  - { name: plan-step, mode: streaming, prompt: "Plan it" }
+  - { name: batch-step, mode: blocking-json, prompt: "Batch it" }
+  - { name: quiet-step, mode: detached, prompt: "Quietly" }
+`,
+    "paths.yaml",
+  );
+  const [own, modal] = configHosts(config);
+  assert.ok(own?.kind === "cli" && modal?.kind === "cli");
+  const settings = { live: true, mockModel: true, goldenPaths: config.goldenPaths };
+  const ids = (tier: typeof behaviorTier, entry: typeof own) =>
+    tier.list(entry, settings).map((test) => test.id);
+  assert.deepEqual(ids(behaviorTier, own), ["cli/behavior/version-check", "cli/behavior/plan-step"]);
+  assert.deepEqual(ids(behaviorTier, modal), ["cli/behavior/blocking-json", "cli/behavior/batch-step"]);
+  const claude = HOSTS.find((entry) => entry.id === "claude-code");
+  assert.ok(claude?.kind === "cli");
+  const mock = ids(mockModelTier, claude);
+  for (const name of ["plan-step", "batch-step", "quiet-step"]) {
+    assert.ok(mock.includes(`cli/mock-model/${name}`));
+  }
+  // The host's own argv for a user path is the one built, with the path's own prompt.
+  const test = { id: "cli/constructability/plan-step", title: "" };
+  const outcome = await constructabilityTier.run(
+    { ...own, runner: { ...own.runner, detect: () => Promise.resolve("/bin/true") } },
+    test,
+    {
+      ...settings,
+      timeoutMultiplier: 1,
+      headful: false,
+      trace: "off",
+      outDir: null,
+      signal: AbortSignal.abort(),
+    },
+    new AbortController().signal,
+  );
+  assert.equal(outcome.status, "PASS", outcome.message);
+  assert.deepEqual((outcome.details as { args: string[] }).args, ["plan", "Plan it"]);
+});

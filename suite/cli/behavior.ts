@@ -4,7 +4,9 @@
  * with status success; result-seen semantics (an event-terminal host reports it, an EOF host reaches EOF);
  * exit 0; no unparsed line; stderr exactly empty for the scripted fakes (no `[result]` error marker for real
  * hosts, whose stderr carries known noise); the process group gone afterwards. The version check prints one
- * non-empty line and exits 0.
+ * non-empty line and exits 0. The user's own golden paths (`goldenPaths:` in the config file) running as
+ * streaming, blocking-json or resume are checked the same way with their own prompt (`cli/behavior/<name>`),
+ * on each host that gives argv for them, all but the `OK` reply.
  *
  * Scripted hosts always run; real hosts need `--live` (they call a model) and their binary.
  *
@@ -19,23 +21,30 @@ import type { RunSettings, TestCase } from "../../src/suite.ts";
 import { GOLDEN_PROMPT, observe, shapeFor } from "./observe.ts";
 import type { CliTier } from "./tiers.ts";
 import { behaviorTitle } from "./titles.ts";
+import { userPathRun, userPathsOf } from "./user_paths.ts";
 
 const PATHS: readonly GoldenPath[] = ["streaming", "blocking-json", "resume", "version-check"];
+/** The modes a user golden path may run as here (a detached run prints text, not a stream). */
+const STREAM_PATHS: readonly GoldenPath[] = ["streaming", "blocking-json", "resume"];
 
 /** The behaviour tier. */
 export const behaviorTier: CliTier = {
   name: "behavior",
   timeoutMs: 90_000,
-  list(entry: CliHostEntry): TestCase[] {
+  list(entry: CliHostEntry, settings): TestCase[] {
     if (entry.runner.stub) return [];
-    return PATHS.filter((path) => entry.runner.goldenPaths.includes(path)).map((path) => ({
+    const user = userPathsOf(entry.runner, settings, STREAM_PATHS).map((path) => path.name);
+    return [...PATHS.filter((path) => entry.runner.goldenPaths.includes(path)), ...user].map((path) => ({
       id: `cli/behavior/${path}`,
       title: behaviorTitle(path),
     }));
   },
   async run(entry, test, settings: RunSettings, signal): Promise<Outcome> {
     const { runner } = entry;
-    const path = test.id.slice("cli/behavior/".length);
+    const name = test.id.slice("cli/behavior/".length);
+    const user = userPathRun(runner, name, settings);
+    // A user path runs its own prompt and options and is judged by its mode.
+    const path = user?.mode ?? name;
     if (!runner.scripted) {
       if (!settings.live && path !== "version-check") {
         return skip("live tier off: a real host calls its model; run with --live");
@@ -45,8 +54,9 @@ export const behaviorTier: CliTier = {
     const stdout: string[] = [];
     const observation = await observe({
       runner,
-      path,
-      request: { prompt: GOLDEN_PROMPT },
+      path: user?.build ?? path,
+      request: user?.request ?? { prompt: GOLDEN_PROMPT },
+      ...(user ? { speaks: { dialect: runner.dialect, streamShape: shapeFor(runner, path) } } : {}),
       timeoutMultiplier: settings.timeoutMultiplier,
       signal,
       wallTimeoutMs: 60_000,
@@ -55,7 +65,7 @@ export const behaviorTier: CliTier = {
     const details = summarizeObservation(observation);
     const problems = path === "version-check"
       ? versionProblems(observation, stdout)
-      : streamProblems(entry, path, observation);
+      : streamProblems(entry, path, observation, user === null);
     if (problems.must.length > 0) return fail(problems.must.join("; "), details);
     if (problems.should.length > 0) return warn(problems.should.join("; "), details);
     return pass(details);
@@ -79,7 +89,12 @@ function basics(observation: Observation): string[] {
   return must;
 }
 
-function streamProblems(entry: CliHostEntry, path: GoldenPath, observation: Observation): Problems {
+function streamProblems(
+  entry: CliHostEntry,
+  path: GoldenPath,
+  observation: Observation,
+  wantOk: boolean,
+): Problems {
   const must = basics(observation);
   const should: string[] = [];
   const shape = shapeFor(entry.runner, path);
@@ -120,7 +135,7 @@ function streamProblems(entry: CliHostEntry, path: GoldenPath, observation: Obse
   const reply = terminal?.kind === "terminal" && terminal.result
     ? [...observation.text, terminal.result]
     : observation.text;
-  if (!reply.some((line) => line.trim().replace(/[.!]$/, "") === "OK")) {
+  if (wantOk && !reply.some((line) => line.trim().replace(/[.!]$/, "") === "OK")) {
     should.push(`the reply is not "OK": ${JSON.stringify(reply.slice(0, 3))}`);
   }
   return { must, should };

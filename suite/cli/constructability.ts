@@ -9,17 +9,13 @@
  * @module
  */
 import { binEnvName } from "../../src/exec/find_executable.ts";
-import {
-  GOLDEN_PATHS,
-  type GoldenPath,
-  type HostInvocation,
-  type InvocationRequest,
-} from "../../src/exec/host_runner.ts";
+import { GOLDEN_PATHS, type GoldenPath, type HostInvocation } from "../../src/exec/host_runner.ts";
 import type { CliHostEntry } from "../../src/host.ts";
 import { fail, type Outcome, pass, skip } from "../../src/outcome.ts";
-import type { RunSettings, TestCase, UserGoldenPath } from "../../src/suite.ts";
+import type { RunSettings, TestCase } from "../../src/suite.ts";
 import type { CliTier } from "./tiers.ts";
 import { constructabilityTitle } from "./titles.ts";
+import { userPathRun, userRequest } from "./user_paths.ts";
 
 const PREFIX = "cli/constructability/";
 
@@ -29,24 +25,6 @@ export const CONSTRUCT_PROMPT = "Reply with exactly: OK";
 /** Golden paths a test id may name: the standard ones, then the user's own by name. */
 function pathsFor(settings: Pick<RunSettings, "goldenPaths">): string[] {
   return [...GOLDEN_PATHS, ...(settings.goldenPaths ?? []).map((path) => path.name)];
-}
-
-/** The built-in path and request a (standard or user-defined) golden path runs as. */
-export function resolveGoldenPath(
-  name: string,
-  settings: Pick<RunSettings, "goldenPaths">,
-): { path: GoldenPath; request: InvocationRequest } {
-  const user: UserGoldenPath | undefined = settings.goldenPaths?.find((path) => path.name === name);
-  if (!user) return { path: name, request: { prompt: CONSTRUCT_PROMPT } };
-  const options = user.options;
-  const request: InvocationRequest = {
-    prompt: user.prompt,
-    ...(options.model !== undefined ? { model: options.model } : {}),
-    ...(options.agent !== undefined ? { agent: options.agent } : {}),
-    ...(options.tools !== undefined ? { tools: options.tools } : {}),
-    ...(options.jsonSchema !== undefined ? { jsonSchema: options.jsonSchema } : {}),
-  };
-  return { path: user.mode, request };
 }
 
 /** What is wrong with an invocation, or an empty list. */
@@ -78,7 +56,11 @@ export const constructabilityTier: CliTier = {
     const { runner } = entry;
     const name = test.id.slice(PREFIX.length);
     if (runner.stub) return skip(`stub host: ${runner.stub}`);
-    const { path, request } = resolveGoldenPath(name, settings);
+    const user = settings.goldenPaths?.find((path) => path.name === name);
+    // A user path builds with the host's argv under its own name when there is one, else with its mode's.
+    const run = user ? userPathRun(runner, name, settings) : null;
+    const path = run?.build ?? user?.mode ?? name;
+    const request = run?.request ?? (user ? userRequest(user) : { prompt: CONSTRUCT_PROMPT });
     if (!runner.goldenPaths.includes(path)) {
       return skip(
         `golden path "${path}" unsupported by ${runner.name}: ${

@@ -6,7 +6,9 @@
  * Golden paths check what the behaviour tier checks, per host profile: init first when required, exactly one
  * terminal and it last with status success, zero unparsed lines, exit 0, the process group gone, the reply
  * `OK`, and that the host really called the mock. `resume` runs a streaming turn first, then resumes it in the
- * same sandbox. Unexpected stderr lines (beyond the runner's declared noise) are a WARN.
+ * same sandbox. Unexpected stderr lines (beyond the runner's declared noise) are a WARN. The user's own golden
+ * paths (`goldenPaths:` in the config file) run likewise with their own prompt and options
+ * (`cli/mock-model/<name>`), judged by their mode, on each host that gives argv for them.
  *
  * Faults (HTTP 500, a malformed body, a stream cut mid-way) check that the host surfaces the failure: one error
  * terminal, last, and an exit of its own within the time limit (PASS); an exit 0 alongside the error is a WARN;
@@ -30,6 +32,7 @@ import type { TestCase } from "../../src/suite.ts";
 import { GOLDEN_PROMPT } from "./observe.ts";
 import { startRecording } from "./stream_record.ts";
 import { mockModelTitle } from "./titles.ts";
+import { type UserPathRun, userPathRun, userPathsOf } from "./user_paths.ts";
 import type { CliTier } from "./tiers.ts";
 
 const PREFIX = "cli/mock-model/";
@@ -81,10 +84,10 @@ export const mockModelTier: CliTier = {
   list(entry, settings): TestCase[] {
     if (!settings.mockModel || !isRealCli(entry)) return [];
     return [
-      ...PATHS.filter((path) => entry.runner.goldenPaths.includes(path)).map((path) => ({
-        id: `${PREFIX}${path}`,
-        title: mockModelTitle(path),
-      })),
+      ...[
+        ...PATHS.filter((path) => entry.runner.goldenPaths.includes(path)),
+        ...userPathsOf(entry.runner, settings, PATHS).map((path) => path.name),
+      ].map((path) => ({ id: `${PREFIX}${path}`, title: mockModelTitle(path) })),
       ...MOCK_FAULTS.map((fault) => ({
         id: `${PREFIX}fault-${fault}`,
         title: mockModelTitle(`fault-${fault}`),
@@ -119,7 +122,9 @@ export const mockModelTier: CliTier = {
       );
       return judgeFault(observation, mock);
     }
-    const path = name as GoldenPath;
+    // A user golden path runs its own argv, prompt and options, and is judged by its mode.
+    const user = userPathRun(runner, name, settings);
+    const path = user?.mode ?? name as GoldenPath;
     if (path === "resume") {
       const { observation: first } = await runStream(
         runner,
@@ -145,10 +150,19 @@ export const mockModelTier: CliTier = {
         mock,
         MOCK_RUN_TIMEOUT_MS * k,
         signal,
+        user,
       );
       return judgeDocument(runner, path, observation, stdout.join("\n"), mock);
     }
-    const { observation } = await runStream(runner, path, sandbox, mock, MOCK_RUN_TIMEOUT_MS * k, signal);
+    const { observation } = await runStream(
+      runner,
+      path,
+      sandbox,
+      mock,
+      MOCK_RUN_TIMEOUT_MS * k,
+      signal,
+      user,
+    );
     const problems = streamProblems(runner, runner.streamShape, observation, mock);
     if (problems.must.length > 0) return fail(problems.must.join("; "), details(observation, mock));
     if (problems.should.length > 0) return warn(problems.should.join("; "), details(observation, mock));
@@ -169,11 +183,12 @@ async function runStream(
   mock: MockModel,
   wallTimeoutMs: number,
   signal: AbortSignal,
+  user: UserPathRun | null = null,
 ): Promise<{ observation: Observation; stdout: string[] }> {
   const invocation = await mockInvocation({
     runner,
-    path,
-    request: { prompt: GOLDEN_PROMPT },
+    path: user?.build ?? path,
+    request: user?.request ?? { prompt: GOLDEN_PROMPT },
     sandbox,
     url: mock.url,
   });

@@ -28,31 +28,27 @@ const OUTSIDER_CONFIG = (binary: string) =>
     "",
   ].join("\n");
 
-Deno.test("under the permission set the fake tier passes and an agent CLI outside it is refused clearly", async () => {
+Deno.test("under the permission set the fake tier passes and an agent CLI outside it is refused at config load", async () => {
   await using folder = await tempFolder("conformance-permset-");
   const outsider = `${folder.path}/my-agent`;
   await Deno.writeTextFile(outsider, '#!/bin/sh\necho \'{"type":"system","subtype":"init"}\'\n');
   await Deno.chmod(outsider, 0o755);
   await Deno.writeTextFile(`${folder.path}/hosts.yaml`, OUTSIDER_CONFIG(outsider));
-  const { code, stderr } = await runToEnd(Deno.execPath(), [
-    "run",
-    "--quiet",
-    ...PERMISSION_FLAGS,
-    `${ROOT}main.ts`,
-    "run",
+  const run = (...args: string[]) =>
+    runToEnd(Deno.execPath(), ["run", "--quiet", ...PERMISSION_FLAGS, `${ROOT}main.ts`, "run", ...args], {
+      cwd: folder.path,
+    });
+  const { code, stderr } = await run(
     "--host",
-    "fake,outsider",
-    "--config",
-    "hosts.yaml",
+    "fake",
     "--suite",
     "cli",
     "--reporter",
     "json",
     "--out",
     "reports",
-  ], { cwd: folder.path });
-  assert.equal(code, 1, `the outsider's refusals are unexpected results (exit 1), got ${code}:\n${stderr}`);
-  assert.doesNotMatch(stderr, /internal error|\n\s+at /, "no harness error and no stack trace");
+  );
+  assert.equal(code, 0, `the fake tier passes under the permission set, got ${code}:\n${stderr}`);
   const report = JSON.parse(await Deno.readTextFile(`${folder.path}/reports/report.json`)) as {
     results: ReportResult[];
   };
@@ -61,19 +57,14 @@ Deno.test("under the permission set the fake tier passes and an agent CLI outsid
   const unexpected = fake.filter((result) => result.status !== result.expected);
   assert.deepEqual(unexpected.map((result) => `${result.test}: ${result.status} ${result.message}`), []);
   assert.ok(fake.filter((result) => result.status === "PASS").length >= 20);
-  const refused = report.results.filter((result) =>
-    result.host === "outsider" && result.message.includes("outside the harness's run permission")
+  // A binary the harness may not start is a config problem (exit 2, before any test), with its way out.
+  const refused = await run("--host", "outsider", "--config", "hosts.yaml", "--suite", "cli");
+  assert.equal(refused.code, 2, `a usage error, got ${refused.code}:\n${refused.stderr}`);
+  assert.match(
+    refused.stderr,
+    /"hosts\.yaml" is malformed at hosts\.0\.binary: binary ".*\/my-agent" is outside the harness's run permission.*--also-run my-agent/,
   );
-  assert.ok(refused.length > 0, "the outsider's spawns must be refused by the permission set");
-  for (const result of refused) {
-    assert.equal(
-      result.status,
-      "ERROR",
-      `a refusal is the harness's limit, not the host's fault: ${result.test}`,
-    );
-    assert.match(result.message, /Program ".*\/my-agent" is outside the harness's run permission/);
-    assert.match(result.message, /--also-run my-agent/);
-  }
+  assert.doesNotMatch(refused.stderr, /internal error|\n\s+at /, "no harness error and no stack trace");
 });
 
 Deno.test("a --config host handing on a variable outside the env permission stops at config load", async () => {

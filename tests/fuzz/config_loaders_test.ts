@@ -120,13 +120,15 @@ function checkLoad(load: () => unknown, source: string, what: string): void {
     load();
   } catch (error) {
     assert.ok(error instanceof UsageError, `${what} threw ${error}, not a UsageError`);
-    assert.ok(error.message.includes(`"${source}"`), `the error does not quote the file: ${error.message}`);
-    if (error.message.includes("not valid YAML")) {
-      assert.match(error.message, /line \d+, column \d+/, `a syntax error without its position`);
-    } else {
-      assert.match(error.message, /malformed at \S+|twice|duplicate/, `an error without its place`);
+    // Every problem is reported at once, one line each: each line must stand on its own.
+    for (const line of error.message.split("\n")) {
+      assert.ok(line.includes(`"${source}"`), `a line does not quote the file: ${line}`);
+      if (line.includes("not valid YAML")) {
+        assert.match(line, /line \d+, column \d+/, `a syntax error without its position`);
+      } else {
+        assert.match(line, /malformed at \S+|twice|duplicate/, `an error without its place: ${line}`);
+      }
     }
-    assert.ok(!error.message.includes("\n"), `a multi-line error: ${error.message}`);
   }
 }
 
