@@ -226,7 +226,8 @@ const GoldenPathSpec = z.object({
   }).strict().default({}),
 }).strict();
 
-const ConfigFile = z.object({
+/** The schema of a whole config file (`schemas/config.schema.json` is generated from it). */
+export const ConfigFile = z.object({
   hosts: z.array(z.discriminatedUnion("kind", [CliHost, WebHost])).default([]),
   goldenPaths: z.array(GoldenPathSpec).default([]),
 }).strict();
