@@ -343,3 +343,28 @@ goldenPaths:
   assert.equal(outcome.status, "PASS", outcome.message);
   assert.deepEqual((outcome.details as { args: string[] }).args, ["plan", "Plan it"]);
 });
+
+Deno.test("the command prints every problem of a config file on its own line and exits 2", async () => {
+  const { PERMISSION_FLAGS } = await import("../src/permissions.ts");
+  const { ROOT, runToEnd, tempFolder } = await import("./binary/_run.ts");
+  await using folder = await tempFolder("conformance-config-problems-");
+  await Deno.writeTextFile(
+    `${folder.path}/c.yaml`,
+    'hosts:\n  - { id: a, kind: cli, binary: deno, dialect: claud, paths: { streeming: ["{promt}"] } }\n',
+  );
+  const { code, stderr } = await runToEnd(
+    Deno.execPath(),
+    ["run", "--quiet", ...PERMISSION_FLAGS, `${ROOT}main.ts`, "list", "hosts", "--config", "c.yaml"],
+    { cwd: folder.path },
+  );
+  assert.equal(code, 2, stderr);
+  const lines = stderr.trim().split("\n").filter((line) => !line.includes("Failed to resolve"));
+  assert.deepEqual(lines.map((line) => /malformed at (\S+):/.exec(line)?.[1]), [
+    "hosts.0.dialect",
+    "hosts.0.paths.streeming",
+    "hosts.0.paths.streeming.0",
+  ]);
+  for (const line of lines) {
+    assert.match(line, /^conformance: Config file "c\.yaml" is malformed at .*did you mean/);
+  }
+});
