@@ -8,6 +8,7 @@ import { parseExpectations } from "../src/expectations.ts";
 import type { HostEntry } from "../src/host.ts";
 import type { Outcome, Status, TestResult } from "../src/outcome.ts";
 import type { RunSettings, SuiteDriver, TestCase } from "../src/suite.ts";
+import { headlessSettings } from "./_settings.ts";
 
 const entry = {
   id: "web",
@@ -17,15 +18,7 @@ const entry = {
   create: () => ({}),
 } as unknown as HostEntry;
 
-const settings = (signal = new AbortController().signal): RunSettings => ({
-  live: false,
-  mockModel: false,
-  timeoutMultiplier: 1,
-  headful: false,
-  trace: "off",
-  outDir: null,
-  signal,
-});
+const settings = (signal = new AbortController().signal): RunSettings => headlessSettings({ signal });
 
 /** A driver whose test `t/<name>` ends with the statuses its script lists, one per run; it logs each pass. */
 function scripted(scripts: Record<string, Status[]>, passes: string[][]): SuiteDriver {

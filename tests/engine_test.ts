@@ -6,6 +6,7 @@ import type { Outcome, TestResult } from "../src/outcome.ts";
 import { WHOLE } from "../src/shard.ts";
 import type { RunSettings, SuiteDriver, TestCase } from "../src/suite.ts";
 import { NO_CAPABILITIES } from "../src/exec/host_runner.ts";
+import { headlessSettings } from "./_settings.ts";
 
 function cliEntry(id: string): HostEntry {
   return {
@@ -58,15 +59,7 @@ function driver(behaviour: { throwAfter?: number; skipReport?: string } = {}): S
   };
 }
 
-const settings = (signal = new AbortController().signal): RunSettings => ({
-  live: false,
-  mockModel: false,
-  timeoutMultiplier: 1,
-  headful: false,
-  trace: "off",
-  outDir: null,
-  signal,
-});
+const settings = (signal = new AbortController().signal): RunSettings => headlessSettings({ signal });
 
 Deno.test("filterPlan narrows by tier, pattern and suite and drops empty hosts", () => {
   const all = catalogue([cliEntry("h1"), cliEntry("h2")], [driver()], settings());

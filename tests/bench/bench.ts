@@ -14,12 +14,12 @@ import { parseArgs } from "node:util";
 import { HOSTS } from "../../hosts/registry.ts";
 import type { CliHostEntry } from "../../src/host.ts";
 import { permissionFlags } from "../../src/permissions.ts";
-import type { RunSettings } from "../../src/suite.ts";
 import { isRealCli, mockModelTier } from "../../suite/cli/mock_model.ts";
 import { sampleVmHwm } from "../robustness/_harness.ts";
 import { benchFakeTier } from "./fake_tier.ts";
 import { benchNormalizer } from "./mock_model.ts";
 import { benchReference } from "./reference.ts";
+import { headlessSettings } from "../_settings.ts";
 
 /** One line of the table. */
 export interface BenchRow {
@@ -182,15 +182,7 @@ async function referenceRows(): Promise<BenchRow[]> {
 /** Every installed real CLI's mock-model streaming test, all at once as a run does; each timed alone. */
 async function mockModelRows(): Promise<BenchRow[]> {
   const entries = HOSTS.filter((entry): entry is CliHostEntry => entry.kind === "cli" && isRealCli(entry));
-  const settings: RunSettings = {
-    live: false,
-    mockModel: true,
-    timeoutMultiplier: 1,
-    headful: false,
-    trace: "off",
-    outDir: null,
-    signal: new AbortController().signal,
-  };
+  const settings = headlessSettings({ mockModel: true });
   const started = performance.now();
   const rows = await Promise.all(entries.map(async (entry): Promise<BenchRow> => {
     const figure = `mock-model streaming, ${entry.id}`;

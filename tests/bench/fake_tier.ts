@@ -11,11 +11,11 @@
 import { HOSTS } from "../../hosts/registry.ts";
 import { fakeHostCommand } from "../../src/exec/self.ts";
 import type { CliHostEntry } from "../../src/host.ts";
-import type { RunSettings } from "../../src/suite.ts";
 import { behaviorTier } from "../../suite/cli/behavior.ts";
 import { compositionTier } from "../../suite/cli/composition.ts";
 import { createCliDriver } from "../../suite/cli/driver.ts";
 import { scriptedTier } from "../../suite/cli/scripted.ts";
+import { headlessSettings } from "../_settings.ts";
 
 /** One measured figure against its target. */
 export interface BenchFigure {
@@ -80,15 +80,7 @@ export async function benchFakeTier(options: BenchFakeTierOptions = {}): Promise
   const fake = HOSTS.find((host): host is CliHostEntry => host.kind === "cli" && host.id === "fake");
   if (!fake) throw new Error('The "fake" host is not in the registry: check hosts/registry.ts');
   const driver = createCliDriver({ tiers: [behaviorTier, scriptedTier, compositionTier] });
-  const settings: RunSettings = {
-    live: false,
-    mockModel: false,
-    timeoutMultiplier: 1,
-    headful: false,
-    trace: "off",
-    outDir: null,
-    signal: new AbortController().signal,
-  };
+  const settings = headlessSettings();
   const tests = driver.list(fake, settings);
   let best = Infinity;
   for (let run = 0; run < (options.tierRuns ?? 3); run++) {

@@ -15,8 +15,8 @@ import { HOSTS } from "../../hosts/registry.ts";
 import { readLines } from "../../src/exec/line_reader.ts";
 import type { CliHostEntry } from "../../src/host.ts";
 import { normalizerFor } from "../../src/normalize/mod.ts";
-import type { RunSettings } from "../../src/suite.ts";
 import { isRealCli, mockModelTier } from "../../suite/cli/mock_model.ts";
+import { headlessSettings } from "../_settings.ts";
 
 /** One benchmark figure. */
 export interface BenchFigure {
@@ -33,15 +33,7 @@ export async function benchMockModelTier(): Promise<BenchFigure> {
   const entries = HOSTS.filter((entry): entry is CliHostEntry => entry.kind === "cli" && isRealCli(entry));
   const installed: CliHostEntry[] = [];
   for (const entry of entries) if (await entry.runner.detect() !== null) installed.push(entry);
-  const settings: RunSettings = {
-    live: false,
-    mockModel: true,
-    timeoutMultiplier: 1,
-    headful: false,
-    trace: "off",
-    outDir: null,
-    signal: new AbortController().signal,
-  };
+  const settings = headlessSettings({ mockModel: true });
   const started = performance.now();
   const outcomes = await Promise.all(installed.map(async (entry) => ({
     host: entry.id,

@@ -11,9 +11,9 @@
 import type { BenchFigure } from "./fake_tier.ts";
 import { REFERENCE_HOST, type ReferenceHost } from "../../hosts/web/reference.ts";
 import type { AppsHostEntry } from "../../src/host.ts";
-import type { RunSettings } from "../../src/suite.ts";
 import { appsDriver } from "../../suite/apps/driver.ts";
 import { loadSuiteHtml } from "../../suite/apps/build.ts";
+import { headlessSettings } from "../_settings.ts";
 
 /** Measures the figures; `runs` whole runs, the best wall time is reported (the machine is shared). */
 export async function benchReference(runs = 2): Promise<BenchFigure[]> {
@@ -31,15 +31,7 @@ export async function benchReference(runs = 2): Promise<BenchFigure[]> {
       return host;
     },
   };
-  const settings: RunSettings = {
-    live: false,
-    mockModel: false,
-    timeoutMultiplier: 1,
-    headful: false,
-    trace: "off",
-    outDir: null,
-    signal: new AbortController().signal,
-  };
+  const settings = headlessSettings();
   const tests = appsDriver.list(counted, settings);
   let best = Infinity;
   for (let run = 0; run < runs; run++) {

@@ -8,23 +8,15 @@ import assert from "node:assert/strict";
 import { HOSTS } from "../../../hosts/registry.ts";
 import type { CliHostEntry } from "../../../src/host.ts";
 import type { Outcome } from "../../../src/outcome.ts";
-import type { RunSettings } from "../../../src/suite.ts";
 import { isRealCli, mockModelTier } from "../../../suite/cli/mock_model.ts";
+import { headlessSettings } from "../../_settings.ts";
 
 const real = HOSTS.filter((entry): entry is CliHostEntry => entry.kind === "cli" && isRealCli(entry));
 const installed = new Map<string, boolean>();
 for (const entry of real) installed.set(entry.id, await entry.runner.detect() !== null);
 
 Deno.test("every installed real CLI passes cli/mock-model/streaming end to end", async (t) => {
-  const settings: RunSettings = {
-    live: false,
-    mockModel: true,
-    timeoutMultiplier: 2,
-    headful: false,
-    trace: "off",
-    outDir: null,
-    signal: new AbortController().signal,
-  };
+  const settings = headlessSettings({ mockModel: true, timeoutMultiplier: 2 });
   // All start together; the tier itself bounds how many real CLIs run at once.
   const outcomes = new Map<string, Promise<Outcome>>();
   for (const entry of real) {

@@ -12,16 +12,9 @@ import type { RunSettings } from "../../../src/suite.ts";
 import { capabilitiesTier } from "../../../suite/cli/capabilities.ts";
 import { constructabilityTier } from "../../../suite/cli/constructability.ts";
 import { mockModelTier } from "../../../suite/cli/mock_model.ts";
+import { headlessSettings } from "../../_settings.ts";
 
-const settings: RunSettings = {
-  live: false,
-  mockModel: true,
-  timeoutMultiplier: 1,
-  headful: false,
-  trace: "off",
-  outDir: null,
-  signal: new AbortController().signal,
-};
+const settings = headlessSettings({ mockModel: true });
 const cliEntries = HOSTS.filter((entry): entry is CliHostEntry => entry.kind === "cli");
 const entryWith = (runner: HostRunner): CliHostEntry => ({ ...claudeCode.entry, runner });
 const runTest = (tier: typeof capabilitiesTier, entry: CliHostEntry, id: string, s: RunSettings = settings) =>

@@ -30,8 +30,7 @@ import type { AppsHostEntry } from "../../../src/host.ts";
 import { compare, type Outcome } from "../../../src/outcome.ts";
 import { chromiumPath } from "../../../src/runner/chromium.ts";
 import type { HostSetupOptions } from "../../../src/runner/host.ts";
-import type { RunSettings } from "../../../src/suite.ts";
-import { appsDriver } from "../../../suite/apps/driver.ts";
+import { runApps } from "./_apps_run.ts";
 
 /** Whether `hosts:install` (or `CONFORMANCE_MCP_INSPECTOR_BIN`) provides the Inspector. */
 function inspectorInstalled(): boolean {
@@ -50,25 +49,9 @@ let builtInOutcomes: ReadonlyMap<string, Outcome> | null = null;
 
 const EXPECTATIONS = new URL("../../../hosts/expectations/mcp-inspector.yaml", import.meta.url).pathname;
 
-const SETTINGS: RunSettings = {
-  live: false,
-  mockModel: false,
-  timeoutMultiplier: 1,
-  headful: false,
-  trace: "off",
-  outDir: null,
-  signal: new AbortController().signal,
-};
-
-/** Runs the apps catalogue (the tests `only` matches, or all) on `entry`; fails when its setup failed. */
-async function runApps(entry: AppsHostEntry, only?: RegExp): Promise<Map<string, Outcome>> {
-  const tests = appsDriver.list(entry, SETTINGS).filter((test) => only === undefined || only.test(test.id));
-  const outcomes = new Map<string, Outcome>();
-  await appsDriver.run(entry, tests, SETTINGS, {
-    started: () => {},
-    finished: (_host, test, outcome) => outcomes.set(test, outcome),
-  });
-  assert.equal(outcomes.size, tests.length, "every planned test is reported");
+/** Runs the whole apps catalogue on `entry`; fails when its setup failed. */
+async function runInspector(entry: AppsHostEntry): Promise<Map<string, Outcome>> {
+  const outcomes = await runApps(entry);
   const setupFailed = [...outcomes.values()].find((outcome) =>
     /Host setup failed/.test(outcome.message ?? "")
   );
@@ -169,7 +152,7 @@ Deno.test({
       return host;
     },
   };
-  const outcomes = await runApps(entry);
+  const outcomes = await runInspector(entry);
   builtInOutcomes = outcomes;
   assert.deepEqual(
     surprisesOf(outcomes, sets),
@@ -218,7 +201,7 @@ Deno.test({
   const config = parseConfig(mcpInspectorYaml({ id: "my-inspector", uiPort, listen }), "my-inspector.yaml");
   const [entry] = configHosts(config) as AppsHostEntry[];
   assert.ok(entry !== undefined && entry.requiresLive === undefined);
-  const outcomes = await runApps(entry);
+  const outcomes = await runInspector(entry);
   assert.deepEqual(
     surprisesOf(outcomes, sets),
     [],

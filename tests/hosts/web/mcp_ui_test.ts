@@ -14,10 +14,9 @@ import type { AppsHostEntry } from "../../../src/host.ts";
 import { parseExpectations } from "../../../src/expectations.ts";
 import type { Outcome } from "../../../src/outcome.ts";
 import { chromiumPath } from "../../../src/runner/chromium.ts";
-import type { HostSetupOptions } from "../../../src/runner/host.ts";
-import type { RunSettings } from "../../../src/suite.ts";
-import { appsDriver } from "../../../suite/apps/driver.ts";
 import { loadSuiteHtml } from "../../../suite/apps/build.ts";
+import { headlessSettings } from "../../_settings.ts";
+import { runApps, watchHosts } from "./_apps_run.ts";
 
 const EXPECTATIONS = new URL("../../../hosts/expectations/mcp-ui.yaml", import.meta.url);
 
@@ -28,36 +27,9 @@ interface Observed {
 }
 
 async function runCatalogue(entry: AppsHostEntry): Promise<Observed> {
-  const observed: Observed = { results: new Map(), hosts: [], endpoints: [] };
-  const watched: AppsHostEntry = {
-    ...entry,
-    create: () => {
-      const host = entry.create() as McpUiHost;
-      const setup = host.setup.bind(host);
-      host.setup = async (options: HostSetupOptions) => {
-        observed.hosts.push(host);
-        await setup(options);
-        observed.endpoints.push(...host.endpoints);
-      };
-      return host;
-    },
-  };
-  const settings: RunSettings = {
-    live: false,
-    mockModel: false,
-    timeoutMultiplier: 2,
-    headful: false,
-    trace: "off",
-    outDir: null,
-    signal: new AbortController().signal,
-  };
-  const tests = appsDriver.list(watched, settings);
-  await appsDriver.run(watched, tests, settings, {
-    started: () => {},
-    finished: (_host, test, outcome) => void observed.results.set(test, outcome),
-  });
-  assert.equal(observed.results.size, tests.length, "every listed test was reported");
-  return observed;
+  const watched = watchHosts<McpUiHost>(entry);
+  const results = await runApps(watched.entry, { settings: headlessSettings({ timeoutMultiplier: 2 }) });
+  return { results, hosts: watched.hosts, endpoints: watched.endpoints };
 }
 
 Deno.test("the mcp-ui page bundles AppRenderer and one SDK client: the page's and AppRenderer's are one", async () => {

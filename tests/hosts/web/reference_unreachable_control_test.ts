@@ -8,7 +8,8 @@ import assert from "node:assert/strict";
 import { REFERENCE_HOST, REFERENCE_VARIANT_HOSTS, ReferenceHost } from "../../../hosts/web/reference.ts";
 import type { AppsHostEntry } from "../../../src/host.ts";
 import type { Outcome } from "../../../src/outcome.ts";
-import { appsDriver } from "../../../suite/apps/driver.ts";
+import { headlessSettings } from "../../_settings.ts";
+import { byCatalogueId, runApps } from "./_apps_run.ts";
 
 /** The tests whose positive control loads from the declared origin. */
 const NOT_TESTABLE = [
@@ -31,25 +32,8 @@ const STILL_PASS = [
 ];
 
 async function run(entry: AppsHostEntry, ids: readonly string[]): Promise<Map<string, Outcome>> {
-  const wanted = new Set(ids.map((id) => `apps/${id}`));
-  const tests = appsDriver.list(entry, { live: false, mockModel: false }).filter((test) =>
-    wanted.has(test.id)
-  );
-  assert.equal(tests.length, ids.length, "every id is a catalogue test");
-  const results = new Map<string, Outcome>();
-  await appsDriver.run(entry, tests, {
-    live: false,
-    mockModel: false,
-    timeoutMultiplier: 2,
-    headful: false,
-    trace: "off",
-    outDir: null,
-    signal: new AbortController().signal,
-  }, {
-    started: () => {},
-    finished: (_host, test, outcome) => void results.set(test.replace(/^apps\//, ""), outcome),
-  });
-  return results;
+  const only = ids.map((id) => `apps/${id}`);
+  return byCatalogueId(await runApps(entry, { only, settings: headlessSettings({ timeoutMultiplier: 2 }) }));
 }
 
 function unreachable(entry: AppsHostEntry, variant: string | null): AppsHostEntry {

@@ -11,9 +11,9 @@ import { REFERENCE_HOST, REFERENCE_VARIANT_HOSTS, type ReferenceHost } from "../
 import { VARIANTS } from "../../../hosts/web/reference/variants.ts";
 import type { AppsHostEntry } from "../../../src/host.ts";
 import type { Outcome } from "../../../src/outcome.ts";
-import type { HostSetupOptions } from "../../../src/runner/host.ts";
-import { appsDriver } from "../../../suite/apps/driver.ts";
 import { CATALOGUE } from "../../../suite/apps/catalogue/mod.ts";
+import { headlessSettings } from "../../_settings.ts";
+import { byCatalogueId, runApps, watchHosts } from "./_apps_run.ts";
 
 /**
  * Catalogue tests no host flaw can make non-PASS, each with the reason. Empty: every test has a variant. An
@@ -29,35 +29,9 @@ interface Observed {
 
 /** Runs the whole catalogue against `entry`, recording the browser pid and listener URLs of its host. */
 async function runCatalogue(entry: AppsHostEntry): Promise<Observed> {
-  const observed: Observed = { results: new Map(), hosts: [], endpoints: [] };
-  const watched: AppsHostEntry = {
-    ...entry,
-    create: () => {
-      const host = entry.create() as ReferenceHost;
-      const setup = host.setup.bind(host);
-      host.setup = async (options: HostSetupOptions) => {
-        observed.hosts.push(host);
-        await setup(options);
-        observed.endpoints.push(...host.endpoints);
-      };
-      return host;
-    },
-  };
-  const tests = appsDriver.list(watched, { live: false, mockModel: false });
-  await appsDriver.run(watched, tests, {
-    live: false,
-    mockModel: false,
-    timeoutMultiplier: 2,
-    headful: false,
-    trace: "off",
-    outDir: null,
-    signal: new AbortController().signal,
-  }, {
-    started: () => {},
-    finished: (_host, test, outcome) => void observed.results.set(test.replace(/^apps\//, ""), outcome),
-  });
-  assert.equal(observed.results.size, tests.length, "every listed test was reported");
-  return observed;
+  const watched = watchHosts<ReferenceHost>(entry);
+  const results = await runApps(watched.entry, { settings: headlessSettings({ timeoutMultiplier: 2 }) });
+  return { results: byCatalogueId(results), hosts: watched.hosts, endpoints: watched.endpoints };
 }
 
 async function assertNothingSurvives(observed: Observed): Promise<void> {

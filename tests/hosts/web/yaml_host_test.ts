@@ -11,13 +11,11 @@ import { startReferenceListeners } from "../../../hosts/web/reference/listeners.
 import { CHAT_SURFACE } from "../../../hosts/web/reference/chat_surface.ts";
 import { YamlWebHost } from "../../../hosts/web/yaml_host.ts";
 import { parseConfig } from "../../../src/config.ts";
-import type { AppsHostEntry, HostEntry } from "../../../src/host.ts";
-import type { Outcome } from "../../../src/outcome.ts";
+import type { AppsHostEntry } from "../../../src/host.ts";
 import { chromiumPath } from "../../../src/runner/chromium.ts";
-import type { RunSettings } from "../../../src/suite.ts";
-import { appsDriver } from "../../../suite/apps/driver.ts";
 import { loadSuiteHtml } from "../../../suite/apps/build.ts";
 import { conformanceArgv } from "../../robustness/_harness.ts";
+import { runApps } from "./_apps_run.ts";
 
 function referenceYaml(url: string): string {
   return `hosts:
@@ -37,26 +35,6 @@ function referenceYaml(url: string): string {
 `;
 }
 
-async function runAll(entry: HostEntry): Promise<Map<string, Outcome>> {
-  const settings: RunSettings = {
-    live: false,
-    mockModel: false,
-    timeoutMultiplier: 1,
-    headful: false,
-    trace: "off",
-    outDir: null,
-    signal: new AbortController().signal,
-  };
-  const outcomes = new Map<string, Outcome>();
-  const tests = appsDriver.list(entry, settings);
-  await appsDriver.run(entry, tests, settings, {
-    started: () => {},
-    finished: (_host, test, outcome) => outcomes.set(test, outcome),
-  });
-  assert.equal(outcomes.size, tests.length, `${entry.id}: every planned test is reported`);
-  return outcomes;
-}
-
 Deno.test({
   name: "the reference host described in YAML gives the reference host's result for every test it services",
   ignore: chromiumPath() === null,
@@ -70,8 +48,8 @@ Deno.test({
   assert.equal(entry.requiresLive, undefined, "live: false needs no --live");
   assert.ok(entry.create() instanceof YamlWebHost);
 
-  const yaml = await runAll(entry);
-  const reference = await runAll(REFERENCE_HOST);
+  const yaml = await runApps(entry);
+  const reference = await runApps(REFERENCE_HOST);
   const compared: string[] = [];
   const skipped: string[] = [];
   for (const [test, want] of reference) {

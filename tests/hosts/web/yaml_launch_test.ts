@@ -18,19 +18,11 @@ import { startConformanceServer } from "../../../src/server/server.ts";
 import type { AppsHostEntry } from "../../../src/host.ts";
 import type { Outcome } from "../../../src/outcome.ts";
 import { chromiumPath } from "../../../src/runner/chromium.ts";
-import type { RunSettings } from "../../../src/suite.ts";
-import { appsDriver } from "../../../suite/apps/driver.ts";
 import { loadSuiteHtml } from "../../../suite/apps/build.ts";
+import { headlessSettings } from "../../_settings.ts";
+import { runApps } from "./_apps_run.ts";
 
-const SETTINGS: RunSettings = {
-  live: false,
-  mockModel: false,
-  timeoutMultiplier: 1,
-  headful: false,
-  trace: "off",
-  outDir: null,
-  signal: new AbortController().signal,
-};
+const SETTINGS = headlessSettings();
 
 function launchYaml(url: string): string {
   return `hosts:
@@ -49,15 +41,8 @@ function launchYaml(url: string): string {
 `;
 }
 
-async function run(entry: AppsHostEntry, ids: readonly string[]): Promise<Map<string, Outcome>> {
-  const tests = appsDriver.list(entry, SETTINGS).filter((test) => ids.includes(test.id));
-  assert.equal(tests.length, ids.length, `every id is in the catalogue: ${ids.join(", ")}`);
-  const outcomes = new Map<string, Outcome>();
-  await appsDriver.run(entry, tests, SETTINGS, {
-    started: () => {},
-    finished: (_host, test, outcome) => outcomes.set(test, outcome),
-  });
-  return outcomes;
+function run(entry: AppsHostEntry, ids: readonly string[]): Promise<Map<string, Outcome>> {
+  return runApps(entry, { only: ids, settings: SETTINGS });
 }
 
 Deno.test({

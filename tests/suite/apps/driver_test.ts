@@ -8,16 +8,9 @@ import { memoryIo } from "../../../src/cli/io.ts";
 import { parseReport } from "../../../src/report/schema.ts";
 import { CAPABILITY_KINDS, type CapabilityRequest } from "../../../src/protocol.ts";
 import type { CapabilityContext, Host } from "../../../src/runner/host.ts";
+import { headlessSettings } from "../../_settings.ts";
 
-const SETTINGS: RunSettings = {
-  live: false,
-  mockModel: false,
-  timeoutMultiplier: 2,
-  headful: false,
-  trace: "off",
-  outDir: null,
-  signal: new AbortController().signal,
-};
+const SETTINGS = headlessSettings({ timeoutMultiplier: 2 });
 
 async function run(
   tests: readonly TestCase[],

@@ -5,6 +5,7 @@ import type { Outcome } from "../../../src/outcome.ts";
 import type { RunSettings } from "../../../src/suite.ts";
 import { createCliDriver } from "../../../suite/cli/driver.ts";
 import type { CliTier } from "../../../suite/cli/tiers.ts";
+import { headlessSettings } from "../../_settings.ts";
 
 const entry: CliHostEntry = {
   id: "probe",
@@ -26,15 +27,7 @@ const entry: CliHostEntry = {
 };
 
 function settings(signal = new AbortController().signal): RunSettings {
-  return {
-    live: false,
-    mockModel: false,
-    timeoutMultiplier: 1,
-    headful: false,
-    trace: "off",
-    outDir: null,
-    signal,
-  };
+  return headlessSettings({ signal });
 }
 
 function recordingSink() {

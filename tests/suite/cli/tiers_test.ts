@@ -3,23 +3,15 @@ import { HOSTS } from "../../../hosts/registry.ts";
 import { groupAlive } from "../../../src/exec/process_group.ts";
 import type { CliHostEntry } from "../../../src/host.ts";
 import type { Outcome } from "../../../src/outcome.ts";
-import type { RunSettings } from "../../../src/suite.ts";
 import { behaviorTier } from "../../../suite/cli/behavior.ts";
 import { compositionTier } from "../../../suite/cli/composition.ts";
 import { cliDriver, createCliDriver } from "../../../suite/cli/driver.ts";
 import { mismatches, runCase } from "../../../suite/cli/scripted.ts";
 import { SCRIPTED_CASES } from "../../../suite/cli/scripted_cases.ts";
 import { scriptedTier } from "../../../suite/cli/scripted.ts";
+import { headlessSettings } from "../../_settings.ts";
 
-const settings: RunSettings = {
-  live: false,
-  mockModel: false,
-  timeoutMultiplier: 1.5,
-  headful: false,
-  trace: "off",
-  outDir: null,
-  signal: new AbortController().signal,
-};
+const settings = headlessSettings({ timeoutMultiplier: 1.5 });
 
 const MINE = /^cli\/(behavior|scripted|composition)\//;
 
