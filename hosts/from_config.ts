@@ -1,6 +1,6 @@
 /**
  * Hosts described in the config file instead of code. A `kind: cli` entry becomes a {@linkcode HostRunner}
- * whose argv comes from per-golden-path templates; `{prompt}`, `{model}` and `{cwd}` are substituted, and
+ * whose argv comes from per-golden-path templates ({@linkcode fillArgv}: `{prompt}`, `{model}`, `{agent}` …), and
  * whose `capabilityMarkers` say which argv elements prove each claimed capability. A
  * `kind: web` entry becomes a web host driven through the selectors it gives (`hosts/web/yaml_host.ts`).
  *
@@ -18,6 +18,7 @@ import {
 } from "../src/exec/host_runner.ts";
 import type { CliHostEntry, HostEntry } from "../src/host.ts";
 import { findExecutable } from "../src/exec/find_executable.ts";
+import { ARGV_PLACEHOLDERS, type ArgvPlaceholder } from "../src/config_problems.ts";
 import { yamlHostEntry } from "./web/yaml_host.ts";
 
 /** Registry entries for every host in the config file. */
@@ -49,14 +50,16 @@ function cliEntry(host: CliHostConfig): CliHostEntry {
       if (!template) {
         throw new RangeError(`Host "${host.id}" has no argv for golden path "${path}" in its config`);
       }
-      const values: Record<string, string> = {
+      const values: Record<ArgvPlaceholder, string> = {
         prompt: request.prompt,
         model: request.model ?? "",
         cwd: request.workingDir ?? "",
+        agent: request.agent ?? "",
+        tools: (request.tools ?? []).join(","),
+        jsonSchema: request.jsonSchema ?? "",
+        workspace: request.workspaceRoot ?? "",
       };
-      const args = template
-        .map((arg) => arg.replace(/\{(prompt|model|cwd)\}/g, (_, key: string) => values[key]!))
-        .filter((arg, i) => arg !== "" || template[i] === "");
+      const args = fillArgv(template, values);
       return Object.freeze({
         binary: host.binary,
         args: Object.freeze(args),
@@ -75,4 +78,32 @@ function cliEntry(host: CliHostConfig): CliHostEntry {
     capabilities: CAPABILITY_FLAGS.filter((flag) => capabilities[flag]),
     runner,
   };
+}
+
+const PLACEHOLDER = new RegExp(`\\{(${ARGV_PLACEHOLDERS.join("|")})\\}`, "g");
+const HAS_PLACEHOLDER = new RegExp(PLACEHOLDER.source);
+
+/**
+ * A template with its placeholders filled in. An argument whose placeholders all have no value (no model
+ * asked for, say) is left out, and so is the flag just before it (`--model {model}` → nothing): a flag
+ * without its value would swallow the next argument.
+ *
+ * @example
+ * ```ts
+ * import { fillArgv } from "./from_config.ts";
+ * fillArgv(["-p", "{prompt}", "--model", "{model}"], { prompt: "hi", model: "" }); // ["-p", "hi"]
+ * ```
+ */
+export function fillArgv(template: readonly string[], values: Readonly<Record<string, string>>): string[] {
+  const args: string[] = [];
+  template.forEach((arg, index) => {
+    const names = [...arg.matchAll(PLACEHOLDER)].map((match) => match[1]!);
+    if (names.length > 0 && names.every((name) => values[name] === "")) {
+      const flag = template[index - 1];
+      if (flag?.startsWith("-") && !HAS_PLACEHOLDER.test(flag) && args.at(-1) === flag) args.pop();
+      return;
+    }
+    args.push(arg.replace(PLACEHOLDER, (_, name: string) => values[name] ?? ""));
+  });
+  return args;
 }

@@ -70,7 +70,7 @@ const CliHost = z.object({
   ).strict().default({}),
   env: z.record(z.string(), z.string()).default({}),
   envAllow: z.array(z.string()).default([]),
-  /** argv templates per golden path; `{prompt}`, `{model}`, `{cwd}` are substituted. */
+  /** argv templates per golden path, placeholders filled in (`ARGV_PLACEHOLDERS` in src/config_problems.ts). */
   paths: z.record(z.string(), z.array(z.string())).refine(
     (paths) => Object.keys(paths).length > 0,
     "give argv for at least one golden path (e.g. streaming)",

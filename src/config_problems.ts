@@ -19,8 +19,24 @@ export interface ConfigProblem {
   readonly message: string;
 }
 
-/** The placeholders a CLI host's argv templates may use (hosts/from_config.ts fills them in). */
-export const ARGV_PLACEHOLDERS = ["prompt", "model", "cwd"] as const;
+/**
+ * The placeholders a CLI host's argv templates may use (hosts/from_config.ts fills them in): the prompt, the
+ * model, the working folder, and the agent, tool allow-list (comma-separated), JSON schema and workspace
+ * root a request may ask for (what `agentSelect`, `toolAllowlist`, `structuredOutput` and
+ * `workspaceSandboxed` are checked with).
+ */
+export const ARGV_PLACEHOLDERS = [
+  "prompt",
+  "model",
+  "cwd",
+  "agent",
+  "tools",
+  "jsonSchema",
+  "workspace",
+] as const;
+
+/** One of {@linkcode ARGV_PLACEHOLDERS}. */
+export type ArgvPlaceholder = typeof ARGV_PLACEHOLDERS[number];
 
 /** `: did you mean "x"?` when a candidate is close, else the empty string. */
 function hint(input: string, candidates: Iterable<string>, format = (match: string) => match): string {

@@ -368,3 +368,41 @@ Deno.test("the command prints every problem of a config file on its own line and
     assert.match(line, /^conformance: Config file "c\.yaml" is malformed at .*did you mean/);
   }
 });
+
+Deno.test("argv templates fill every request placeholder and drop a flag whose value was not asked for", async () => {
+  const { fillArgv } = await import("../hosts/from_config.ts");
+  const values = {
+    prompt: "P",
+    model: "",
+    cwd: "/w",
+    agent: "a1",
+    tools: "t1,t2",
+    jsonSchema: "",
+    workspace: "",
+  };
+  assert.deepEqual(
+    fillArgv([
+      "-p",
+      "{prompt}",
+      "--model",
+      "{model}",
+      "--agent",
+      "{agent}",
+      "--tools={tools}",
+      "--cd",
+      "{cwd}",
+    ], values),
+    ["-p", "P", "--agent", "a1", "--tools=t1,t2", "--cd", "/w"],
+  );
+  assert.deepEqual(fillArgv(["--schema", "{jsonSchema}", "{prompt}"], values), ["P"]);
+  // A host claiming agentSelect through {agent} passes the capabilities tier's probe.
+  const { capabilitiesTier } = await import("../suite/cli/capabilities.ts");
+  const [agent] = configHosts(parseConfig(
+    `hosts: [{ id: ag, kind: cli, binary: ag, dialect: claude, capabilities: { agentSelect: true }, paths: { streaming: ["--agent", "{agent}", "{prompt}"] } }]`,
+    "agent.yaml",
+  ));
+  assert.ok(agent?.kind === "cli");
+  const test = { id: "cli/capabilities/agentSelect-positive", title: "" };
+  const outcome = await capabilitiesTier.run(agent, test, {} as never, new AbortController().signal);
+  assert.equal(outcome.status, "PASS", outcome.message);
+});
