@@ -2,21 +2,11 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { pinnedStatus, probeVersion } from "../../src/cli/doctor.ts";
 import { chromiumPath } from "../../src/runner/chromium.ts";
-import { conformanceArgv } from "../robustness/_harness.ts";
+import { runHarness } from "../robustness/_harness.ts";
 import { packagePrefix, pinFor, shimPath } from "../../hosts/cli/_installed.ts";
 
-async function doctor(args: string[], env: Record<string, string>) {
-  const { binary, args: argv } = conformanceArgv(["doctor", ...args]);
-  const output = await new Deno.Command(binary, {
-    args: argv,
-    env,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-    detached: true,
-  }).output();
-  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-  return { code: output.code, stdout: decode(output.stdout), stderr: decode(output.stderr) };
+function doctor(args: string[], env: Record<string, string>) {
+  return runHarness(["doctor", ...args], { env });
 }
 
 Deno.test("pinnedStatus reads the version hosts:install recorded, and tells absent, mismatched and stale apart", async () => {

@@ -11,55 +11,31 @@ import { runCli } from "../../src/cli/mod.ts";
 import { memoryIo } from "../../src/cli/io.ts";
 import { parseReport } from "../../src/report/schema.ts";
 import { UsageError, UsageProblems } from "../../src/errors.ts";
+import { OK_STREAM, plantCliHost } from "./_planted_host.ts";
+import { runDetached } from "../robustness/_harness.ts";
 
-const STREAM = [
-  '{"type":"system","subtype":"init","session_id":"s","model":"m","tools":[]}',
-  '{"type":"assistant","message":{"content":[{"type":"text","text":"OK"}]}}',
-  '{"type":"result","subtype":"success","is_error":false,"result":"OK"}',
-];
 const TEST = "cli/behavior/streaming";
 
 /** A host printing `version` (none: its version check fails) whose streaming run fails while `fail` exists. */
 async function plantedHost(version: string | null) {
-  const dir = await Deno.makeTempDir({ prefix: "conformance-expectations-" });
-  const script = join(dir, "agent");
-  await Deno.writeTextFile(
-    script,
-    [
-      "#!/bin/sh",
+  const planted = await plantCliHost({
+    id: "agent",
+    prefix: "conformance-expectations-",
+    script: (dir) => [
       `if [ "$1" = "--version" ]; then ${
         version === null ? "exit 1" : `echo "agent ${version}"; exit 0`
       }; fi`,
       `n=$(cat "${dir}/runs" 2>/dev/null || echo 0); echo $((n + 1)) > "${dir}/runs"`,
       `if [ -e "${dir}/fail" ]; then echo "planted failure" >&2; exit 1; fi`,
-      ...STREAM.map((line) => `echo '${line}'`),
-      "",
-    ].join("\n"),
-  );
-  await Deno.chmod(script, 0o755);
-  const config = join(dir, "agent.yaml");
-  await Deno.writeTextFile(
-    config,
-    [
-      "hosts:",
-      "  - id: agent",
-      "    kind: cli",
-      `    binary: ${script}`,
-      "    dialect: claude",
-      "    streamShape: { init: required, terminal: event }",
-      "    paths:",
-      '      streaming: ["-p", "{prompt}"]',
-      '      version-check: ["--version"]',
-      "",
-    ].join("\n"),
-  );
+      ...OK_STREAM.map((line) => `echo '${line}'`),
+    ],
+  });
+  const dir = planted.dir;
   return {
-    dir,
-    config,
+    ...planted,
     expectations: join(dir, "agent.expectations.yaml"),
     failing: async (on: boolean) => on ? await Deno.writeTextFile(join(dir, "fail"), "") : undefined,
     runs: async () => Number((await Deno.readTextFile(join(dir, "runs")).catch(() => "0")).trim()),
-    [Symbol.asyncDispose]: () => Deno.remove(dir, { recursive: true }),
   };
 }
 
@@ -276,10 +252,11 @@ Deno.test("--update-expectations refuses before any test runs when it cannot app
 });
 
 /** `conformance run …` as a user starts it, allowed to write only under `writable`. */
-async function conformance(args: string[], writable: string) {
+function conformance(args: string[], writable: string) {
   const root = decodeURIComponent(new URL("../../", import.meta.url).pathname);
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: [
+  return runDetached(
+    Deno.execPath(),
+    [
       "run",
       "--quiet",
       "--no-prompt",
@@ -293,14 +270,8 @@ async function conformance(args: string[], writable: string) {
       "run",
       ...args,
     ],
-    cwd: root,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-    detached: true,
-  }).output();
-  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-  return { code: output.code, stdout: decode(output.stdout), stderr: decode(output.stderr) };
+    { cwd: root },
+  );
 }
 
 Deno.test("from the command line: exit 2, one line per problem, and an unwritable target refused first", async () => {

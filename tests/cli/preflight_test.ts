@@ -4,24 +4,14 @@
  * `hosts:install` cache and a PATH without the agent CLIs.
  */
 import assert from "node:assert/strict";
-import { conformanceArgv } from "../robustness/_harness.ts";
+import { runHarness } from "../robustness/_harness.ts";
 import { browserProblem, checkPrerequisites, missingBinary } from "../../src/cli/preflight.ts";
 import type { AppsHostEntry, CliHostEntry, HostEntry } from "../../src/host.ts";
 import { NO_CAPABILITIES } from "../../src/exec/host_runner.ts";
 import { UsageError } from "../../src/errors.ts";
 
-async function conformance(args: string[], env: Record<string, string>, alsoRun: string[] = []) {
-  const { binary, args: argv } = conformanceArgv(args, alsoRun);
-  const output = await new Deno.Command(binary, {
-    args: argv,
-    env,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-    detached: true,
-  }).output();
-  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-  return { code: output.code, stdout: decode(output.stdout), stderr: decode(output.stderr) };
+function conformance(args: string[], env: Record<string, string>, alsoRun: string[] = []) {
+  return runHarness(args, { env, alsoRun });
 }
 
 /** An environment where no real agent CLI can be found: an empty install cache, a system-only PATH. */

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { parseReport } from "../../src/report/schema.ts";
 import { shellQuote } from "../../src/cli/rerun.ts";
-import { conformanceArgv, spawnHarness } from "../robustness/_harness.ts";
+import { conformanceArgv, runDetached, runHarness } from "../robustness/_harness.ts";
 
 const dir = Deno.makeTempDirSync({ prefix: "conformance-replay-" });
 const host = join(dir, "broken-agent.sh");
@@ -41,9 +41,8 @@ Deno.writeTextFileSync(
 );
 const TEST = "cli/behavior/streaming";
 
-async function conformance(args: readonly string[]) {
-  await using harness = spawnHarness(args, { alsoRun: [host] });
-  return await harness.done;
+function conformance(args: readonly string[]) {
+  return runHarness(args, { alsoRun: [host] });
 }
 
 /** Runs a printed `deno task conformance …` line through `sh`, with the program words standing for this source. */
@@ -52,16 +51,9 @@ async function runPrinted(line: string) {
   assert.ok(line.startsWith(prefix), `the rerun line names the program as run from source: ${line}`);
   const program = conformanceArgv([], [host]);
   const define = `conformance() { ${[program.binary, ...program.args].map(shellQuote).join(" ")} "$@"; }`;
-  const output = await new Deno.Command("sh", {
-    args: ["-c", `${define}; conformance ${line.slice(prefix.length)}`],
+  return await runDetached("sh", ["-c", `${define}; conformance ${line.slice(prefix.length)}`], {
     env: { NO_COLOR: "1" },
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-    detached: true,
-  }).output();
-  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-  return { code: output.code, stdout: decode(output.stdout), stderr: decode(output.stderr) };
+  });
 }
 
 Deno.test("a planted failure prints a rerun line that reruns exactly it, and it fails again", async () => {

@@ -11,52 +11,22 @@ import { parseReport } from "../../src/report/schema.ts";
 import { UsageError } from "../../src/errors.ts";
 import { parseRunOptions } from "../../src/cli/run.ts";
 import { chromiumPath } from "../../src/runner/chromium.ts";
+import { OK_STREAM, plantCliHost } from "./_planted_host.ts";
 
-const STREAM = [
-  '{"type":"system","subtype":"init","session_id":"s","model":"m","tools":[]}',
-  '{"type":"assistant","message":{"content":[{"type":"text","text":"OK"}]}}',
-  '{"type":"result","subtype":"success","is_error":false,"result":"OK"}',
-];
-
-/** A folder with `flaky.yaml` and a host script that fails its first `fails` streaming runs. */
+/** A folder with `flaky-agent.yaml` and a host script that fails its first `fails` streaming runs. */
 async function plantedHost(fails: number) {
-  const dir = await Deno.makeTempDir({ prefix: "conformance-retries-" });
-  const counter = join(dir, "runs");
-  const script = join(dir, "flaky-agent");
-  await Deno.writeTextFile(
-    script,
-    [
-      "#!/bin/sh",
+  const counter = (dir: string) => join(dir, "runs");
+  const planted = await plantCliHost({
+    id: "flaky-agent",
+    prefix: "conformance-retries-",
+    script: (dir) => [
       'if [ "$1" = "--version" ]; then echo "flaky-agent 1.0"; exit 0; fi',
-      `n=$(cat "${counter}" 2>/dev/null || echo 0); n=$((n + 1)); echo "$n" > "${counter}"`,
+      `n=$(cat "${counter(dir)}" 2>/dev/null || echo 0); n=$((n + 1)); echo "$n" > "${counter(dir)}"`,
       `if [ "$n" -le ${fails} ]; then echo "transient: connection reset" >&2; exit 1; fi`,
-      ...STREAM.map((line) => `echo '${line}'`),
-      "",
-    ].join("\n"),
-  );
-  await Deno.chmod(script, 0o755);
-  const config = join(dir, "flaky.yaml");
-  await Deno.writeTextFile(
-    config,
-    [
-      "hosts:",
-      "  - id: flaky-agent",
-      "    kind: cli",
-      `    binary: ${script}`,
-      "    dialect: claude",
-      "    streamShape: { init: required, terminal: event }",
-      "    paths:",
-      '      streaming: ["-p", "{prompt}"]',
-      '      version-check: ["--version"]',
-      "",
-    ].join("\n"),
-  );
-  return {
-    dir,
-    config,
-    runs: async () => Number((await Deno.readTextFile(counter)).trim()),
-    [Symbol.asyncDispose]: () => Deno.remove(dir, { recursive: true }),
-  };
+      ...OK_STREAM.map((line) => `echo '${line}'`),
+    ],
+  });
+  return { ...planted, runs: async () => Number((await Deno.readTextFile(counter(planted.dir))).trim()) };
 }
 
 async function run(host: { dir: string; config: string }, extra: string[]) {

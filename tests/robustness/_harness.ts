@@ -117,6 +117,62 @@ export function spawnHarness(args: readonly string[], options: SpawnHarnessOptio
   };
 }
 
+/**
+ * Runs `conformance ARGS…` as {@linkcode spawnHarness} does, to its end, and then cleans up after it.
+ *
+ * @example
+ * ```ts ignore
+ * const { code, stdout } = await runHarness(["doctor", "--json"], { env: { CONFORMANCE_HOSTS_DIR: cache } });
+ * ```
+ */
+export async function runHarness(
+  args: readonly string[],
+  options: SpawnHarnessOptions = {},
+): Promise<HarnessExit> {
+  await using harness = spawnHarness(args, options);
+  return await harness.done;
+}
+
+/** Options of {@linkcode runDetached}. */
+export interface RunDetachedOptions {
+  /** Extra environment over the test's own. */
+  readonly env?: Readonly<Record<string, string>>;
+  /** The working folder; the test's own when absent. */
+  readonly cwd?: string;
+}
+
+/**
+ * Runs `binary ARGS…` in its own process group with stdin closed, to its end, and decodes its output: for a
+ * command line {@linkcode conformanceArgv} does not build (a narrower permission set, a shell).
+ *
+ * @example
+ * ```ts ignore
+ * const { code, stdout } = await runDetached("sh", ["-c", "echo ok"]);
+ * ```
+ */
+export async function runDetached(
+  binary: string,
+  args: readonly string[],
+  options: RunDetachedOptions = {},
+): Promise<HarnessExit> {
+  const output = await new Deno.Command(binary, {
+    args: [...args],
+    ...(options.env === undefined ? {} : { env: { ...options.env } }),
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    detached: true,
+  }).output();
+  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+  return {
+    code: output.code,
+    signal: output.signal,
+    stdout: decode(output.stdout),
+    stderr: decode(output.stderr),
+  };
+}
+
 /** A running VmHWM sampler: `peak` only grows; `stopped` resolves once the process is gone. */
 export interface VmHwmSampler {
   readonly peak: number;
