@@ -14,6 +14,8 @@ import {
   type HostInvocation,
   type HostRunner,
   type InvocationRequest,
+  type MockModelSetup,
+  type MockModelTarget,
   NO_CAPABILITIES,
 } from "../src/exec/host_runner.ts";
 import type { CliHostEntry, HostEntry } from "../src/host.ts";
@@ -45,6 +47,7 @@ function cliEntry(host: CliHostConfig): CliHostEntry {
       ),
     )),
     detect: () => findExecutable(host.binary, host.id),
+    ...mockModelOf(host),
     build(path: GoldenPath, request: InvocationRequest): HostInvocation {
       const template = host.paths[path];
       if (!template) {
@@ -77,6 +80,26 @@ function cliEntry(host: CliHostConfig): CliHostEntry {
     summary: host.summary ?? `${host.binary} (${host.dialect} dialect, from config)`,
     capabilities: CAPABILITY_FLAGS.filter((flag) => capabilities[flag]),
     runner,
+  };
+}
+
+/** The mock-model setup a config host describes (`{url}` and `{home}` filled in), or why it has none. */
+function mockModelOf(host: CliHostConfig): Pick<HostRunner, "mockModel" | "mockModelUnsupported"> {
+  const spec = host.mockModel;
+  if (spec === undefined) {
+    return { mockModelUnsupported: `its config entry has no mockModel: { env, files } saying how` };
+  }
+  return {
+    mockModel(target: MockModelTarget): MockModelSetup {
+      const fill = (text: string) => text.replaceAll("{url}", target.url).replaceAll("{home}", target.home);
+      const filled = (record: Readonly<Record<string, string>>) =>
+        Object.fromEntries(Object.entries(record).map(([key, value]) => [fill(key), fill(value)]));
+      return {
+        env: filled(spec.env),
+        files: filled(spec.files),
+        ...(spec.model ? { model: spec.model } : {}),
+      };
+    },
   };
 }
 

@@ -68,6 +68,16 @@ const CliHost = z.object({
   capabilityMarkers: z.object(
     Object.fromEntries(CAPABILITY_FLAGS.map((flag) => [flag, z.array(z.string().min(1)).min(1).optional()])),
   ).strict().default({}),
+  /**
+   * How to point the host at the local mock model (`--mock-model`): variables and files (by path relative to
+   * the run's temporary HOME) where `{url}` is the mock's origin and `{home}` that HOME, and the model to ask
+   * for. Without it the mock-model tier SKIPs the host.
+   */
+  mockModel: z.object({
+    env: z.record(z.string(), z.string()).default({}),
+    files: z.record(z.string().min(1), z.string()).default({}),
+    model: z.string().min(1).optional(),
+  }).strict().optional(),
   env: z.record(z.string(), z.string()).default({}),
   envAllow: z.array(z.string()).default([]),
   /** argv templates per golden path, placeholders filled in (`ARGV_PLACEHOLDERS` in src/config_problems.ts). */

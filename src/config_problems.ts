@@ -35,6 +35,9 @@ export const ARGV_PLACEHOLDERS = [
   "workspace",
 ] as const;
 
+/** The placeholders of a CLI host's `mockModel:` (the mock's origin and the run's temporary HOME). */
+export const MOCK_PLACEHOLDERS = ["url", "home"] as const;
+
 /** One of {@linkcode ARGV_PLACEHOLDERS}. */
 export type ArgvPlaceholder = typeof ARGV_PLACEHOLDERS[number];
 
@@ -181,6 +184,23 @@ export function semanticProblems(data: unknown): ConfigProblem[] {
           });
         }
       });
+    }
+    const mock = isRecord(host.mockModel) ? host.mockModel : {};
+    for (const field of ["env", "files"] as const) {
+      for (const [key, value] of Object.entries(isRecord(mock[field]) ? mock[field] : {})) {
+        for (const text of [key, value]) {
+          if (typeof text !== "string") continue;
+          for (const [, placeholder] of text.matchAll(/\{([^{}\s]*)\}/g)) {
+            if ((MOCK_PLACEHOLDERS as readonly string[]).includes(placeholder!)) continue;
+            problems.push({
+              path: at("mockModel", field, key),
+              message: `unknown placeholder "{${placeholder}}"${
+                hint(placeholder!, MOCK_PLACEHOLDERS, (match) => `{${match}}`)
+              } Placeholders are {url} and {home}`,
+            });
+          }
+        }
+      }
     }
     if (typeof host.binary === "string" && host.binary !== "") {
       const problem = binaryProblem(host.binary);

@@ -406,3 +406,33 @@ Deno.test("argv templates fill every request placeholder and drop a flag whose v
   const outcome = await capabilitiesTier.run(agent, test, {} as never, new AbortController().signal);
   assert.equal(outcome.status, "PASS", outcome.message);
 });
+
+Deno.test("a config CLI host points at the mock model as its mockModel says, with {url} and {home} filled in", () => {
+  const config = parseConfig(
+    `
+hosts:
+  - id: mocked
+    kind: cli
+    binary: mocked
+    dialect: claude
+    mockModel:
+      env: { MOCKED_BASE_URL: "{url}/v1" }
+      files: { ".mocked/config.json": '{"endpoint": "{url}", "home": "{home}"}' }
+      model: mock-small
+    paths: { streaming: ["{prompt}"] }
+`,
+    "mock.yaml",
+  );
+  const [mocked] = configHosts(config);
+  assert.ok(mocked?.kind === "cli" && mocked.runner.mockModel);
+  assert.deepEqual(mocked.runner.mockModel({ url: "http://127.0.0.1:9", home: "/tmp/h" }), {
+    env: { MOCKED_BASE_URL: "http://127.0.0.1:9/v1" },
+    files: { ".mocked/config.json": '{"endpoint": "http://127.0.0.1:9", "home": "/tmp/h"}' },
+    model: "mock-small",
+  });
+  const typo = CONFIG.replace("    envAllow: [MY_KEY]\n", "    mockModel: { env: { U: '{ulr}' } }\n");
+  assert.throws(
+    () => parseConfig(typo, "m.yaml"),
+    /at hosts\.0\.mockModel\.env\.U: unknown placeholder "\{ulr\}": did you mean "\{url\}"\?/,
+  );
+});
