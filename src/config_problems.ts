@@ -55,7 +55,13 @@ export function schemaProblems(issues: readonly z.core.$ZodIssue[], schema: z.Zo
   const problems: ConfigProblem[] = [];
   for (const issue of issues) {
     if (issue.code !== "unrecognized_keys") {
-      problems.push({ path: issue.path, message: issue.message });
+      // A mistyped choice (`kind: clii`, `init: requird`) gets the closest allowed value.
+      const choices = issue.code === "invalid_value"
+        ? issue.values
+        : (issue as { options?: readonly unknown[] }).options ?? [];
+      const given = valueAt(data, issue.path);
+      const near = typeof given === "string" ? hint(given, choices.filter((c) => typeof c === "string")) : "";
+      problems.push({ path: issue.path, message: `${issue.message}${near}` });
       continue;
     }
     const known = knownKeys(schema, issue.path, data);
@@ -64,6 +70,13 @@ export function schemaProblems(issues: readonly z.core.$ZodIssue[], schema: z.Zo
     }
   }
   return problems;
+}
+
+function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
+  return path.reduce<unknown>(
+    (value, key) => (value as Record<PropertyKey, unknown> | undefined)?.[key],
+    data,
+  );
 }
 
 // The parts of zod's internal definition the walk below reads.

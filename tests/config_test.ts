@@ -436,3 +436,18 @@ hosts:
     /at hosts\.0\.mockModel\.env\.U: unknown placeholder "\{ulr\}": did you mean "\{url\}"\?/,
   );
 });
+
+Deno.test("a mistyped choice gets the closest allowed value", () => {
+  assert.throws(
+    () => parseConfig("hosts: [{ id: x, kind: clii }]", "k.yaml"),
+    /at hosts\.0\.kind: .*did you mean "cli"\?/,
+  );
+  assert.throws(
+    () =>
+      parseConfig(
+        "hosts: [{ id: y, kind: cli, binary: b, dialect: claude, paths: { streaming: [a] }, streamShape: { init: requird, terminal: event } }]",
+        "k.yaml",
+      ),
+    /at hosts\.0\.streamShape\.init: .*did you mean "required"\?/,
+  );
+});
