@@ -7,6 +7,7 @@
  * @module
  */
 import { controlFixture, type ControlOrigins } from "../fixtures.ts";
+import { listenLoopback, type LoopbackListener } from "./loopback_listener.ts";
 
 /** The control origins while they listen; dispose to stop both. */
 export interface LocalControlOrigins extends AsyncDisposable {
@@ -48,7 +49,10 @@ export function controlResponse(request: Request): Response {
  * ```
  */
 export async function startControlOrigins(): Promise<LocalControlOrigins> {
-  const started = await Promise.allSettled([listen(), listen()]);
+  const started = await Promise.allSettled([
+    listenLoopback(controlResponse),
+    listenLoopback(controlResponse),
+  ]);
   const listeners = started.flatMap((result) => result.status === "fulfilled" ? [result.value] : []);
   const close = async () => {
     await Promise.allSettled(listeners.map((listener) => listener.close()));
@@ -58,38 +62,10 @@ export async function startControlOrigins(): Promise<LocalControlOrigins> {
     await close();
     throw failed.reason;
   }
-  const [declared, undeclared] = listeners as [Listener, Listener];
+  const [declared, undeclared] = listeners as [LoopbackListener, LoopbackListener];
   return {
-    controls: { declared: declared.origin, undeclared: undeclared.origin },
+    controls: { declared: declared.origin(), undeclared: undeclared.origin() },
     close,
     [Symbol.asyncDispose]: close,
   };
-}
-
-interface Listener {
-  readonly origin: string;
-  readonly close: () => Promise<void>;
-}
-
-function listen(): Promise<Listener> {
-  const abort = new AbortController();
-  const { promise, resolve, reject } = Promise.withResolvers<Listener>();
-  try {
-    const server = Deno.serve({
-      hostname: "127.0.0.1",
-      port: 0,
-      signal: abort.signal,
-      onListen: ({ port }) =>
-        resolve({
-          origin: `http://127.0.0.1:${port}`,
-          close: async () => {
-            abort.abort();
-            await server.finished;
-          },
-        }),
-    }, controlResponse);
-  } catch (error) {
-    reject(error);
-  }
-  return promise;
 }

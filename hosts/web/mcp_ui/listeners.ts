@@ -7,6 +7,7 @@
  */
 import type { ControlOrigins } from "../../../src/fixtures.ts";
 import { startControlOrigins } from "../../../src/server/control_origins.ts";
+import { listenLoopback } from "../../../src/server/loopback_listener.ts";
 import { type ConformanceServer, startConformanceServer } from "../../../src/server/server.ts";
 import { mcpUiPageHtml, mcpUiPageScript } from "./bundle.ts";
 import { SANDBOX_PROXY_PATH, sandboxProxyHtml } from "./sandbox_proxy.ts";
@@ -19,30 +20,6 @@ export interface McpUiListeners extends AsyncDisposable {
   /** One URL per listener (host page, sandbox proxy, controls, the MCP server). */
   readonly endpoints: readonly string[];
   close(): Promise<void>;
-}
-
-interface Listener {
-  readonly port: number;
-  readonly close: () => Promise<void>;
-}
-
-function listen(handler: (request: Request) => Response): Promise<Listener> {
-  const abort = new AbortController();
-  return new Promise((resolve) => {
-    const server = Deno.serve({
-      hostname: "127.0.0.1",
-      port: 0,
-      signal: abort.signal,
-      onListen: ({ port }) =>
-        resolve({
-          port,
-          close: async () => {
-            abort.abort();
-            await server.finished;
-          },
-        }),
-    }, handler);
-  });
 }
 
 function html(body: string): Response {
@@ -61,7 +38,7 @@ export async function startMcpUiListeners(
     const origins = await startControlOrigins();
     closers.push(origins.close);
     const controls = origins.controls;
-    const sandbox = await listen((request) =>
+    const sandbox = await listenLoopback((request) =>
       new URL(request.url).pathname === SANDBOX_PROXY_PATH
         ? html(sandboxProxyHtml())
         : new Response("not found", { status: 404 })
@@ -69,7 +46,7 @@ export async function startMcpUiListeners(
     closers.push(sandbox.close);
     const script = await mcpUiPageScript();
     let pageHtml = "";
-    const page = await listen((request) =>
+    const page = await listenLoopback((request) =>
       new URL(request.url).pathname === "/" ? html(pageHtml) : new Response("not found", { status: 404 })
     );
     closers.push(page.close);

@@ -7,6 +7,7 @@
  */
 import type { ControlOrigins, DeclaredCsp } from "../../../src/fixtures.ts";
 import { startControlOrigins } from "../../../src/server/control_origins.ts";
+import { listenLoopback } from "../../../src/server/loopback_listener.ts";
 import { startConformanceServer } from "../../../src/server/server.ts";
 import type { ConformanceServer } from "../../../src/server/server.ts";
 import { buildCsp, cspFlawsOf } from "./csp.ts";
@@ -40,30 +41,6 @@ export interface ReferenceListenerOptions {
    * a YAML host whose `server:` the harness starts points the page at that one.
    */
   readonly mcpUrls?: { readonly main: string; readonly second: string };
-}
-
-interface Listener {
-  readonly origin: (hostname: string) => string;
-  readonly close: () => Promise<void>;
-}
-
-function listen(handler: (request: Request) => Response | Promise<Response>): Promise<Listener> {
-  const abort = new AbortController();
-  return new Promise((resolve) => {
-    const server = Deno.serve({
-      hostname: "127.0.0.1",
-      port: 0,
-      signal: abort.signal,
-      onListen: ({ port }) =>
-        resolve({
-          origin: (hostname) => `http://${hostname}:${port}`,
-          close: async () => {
-            abort.abort();
-            await server.finished;
-          },
-        }),
-    }, handler);
-  });
 }
 
 function sandboxResponse(request: Request): Response {
@@ -105,7 +82,7 @@ export async function startReferenceListeners(
       : origins.controls;
     const sameOrigin = options.variant === "same-origin-proxy" ||
       options.variant === "same-origin-proxy-opaque-view";
-    const sandbox = await listen((request) =>
+    const sandbox = await listenLoopback((request) =>
       new URL(request.url).pathname === "/sandbox.html"
         ? sandboxResponse(request)
         : new Response("not found", { status: 404 })
@@ -116,7 +93,7 @@ export async function startReferenceListeners(
       ? JSON.stringify(await cacheResourcesFromEarlierServer({ appHtml: options.appHtml, controls }))
       : null;
     let pageConfig = "";
-    const page = await listen((request) => {
+    const page = await listenLoopback((request) => {
       const path = new URL(request.url).pathname;
       if (path === "/") {
         return new Response(pageConfig, { headers: { "content-type": "text/html; charset=utf-8" } });
