@@ -34,7 +34,7 @@ import { byPlace, schemaProblems, semanticProblems } from "./config_problems.ts"
 import { CAPABILITY_FLAGS } from "./exec/host_runner.ts";
 import { parseListen } from "./server/listen_address.ts";
 // Only the step schema (zod and a type import of Playwright): the config file checks steps as it reads them.
-import { LaunchSteps, placeholdersOf } from "../hosts/web/launch_steps.ts";
+import { LaunchSteps, placeholdersOf } from "./runner/launch_steps.ts";
 
 const HostId = z.string().regex(
   /^[a-z0-9][a-z0-9._-]*(:[a-z0-9._-]+)?$/,
@@ -125,7 +125,7 @@ const WebHost = z.object({
   kind: z.literal("web"),
   summary: z.string().optional(),
   url: z.url(),
-  /** Steps that start one render (before the prompt, when both are given); see hosts/web/launch_steps.ts. */
+  /** Steps that start one render (before the prompt, when both are given); see src/runner/launch_steps.ts. */
   launch: LaunchSteps.optional(),
   /** The composer; `text` is the launch prompt, `{launcher}` becomes the launcher tool's name. */
   prompt: Step.extend({

@@ -36,7 +36,7 @@ import type { CapabilityResult, LauncherName } from "../../src/protocol.ts";
 import type { CapabilityContext, HostSetupOptions, RequestOf } from "../../src/runner/host.ts";
 import type { Serving } from "../../src/server/serve.ts";
 import { CHAT_HOST_CAPABILITIES, type ChatDom, ChatHost } from "./chat_host.ts";
-import { type LaunchStep, runSteps, type StepVars } from "./launch_steps.ts";
+import { type LaunchStep, runSteps, type StepVars } from "../../src/runner/launch_steps.ts";
 import { DEFAULT_PACE_MS } from "./pacing.ts";
 import { defaultProfileDir, signedInProblem } from "./profile.ts";
 

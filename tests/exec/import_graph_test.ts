@@ -55,3 +55,18 @@ Deno.test("the import-graph check catches a violating module", () => {
   const graph = new Map([["src/exec/bad.ts", ["hosts/cli/fake.ts", "src/exec/env.ts"]]]);
   assert.deepEqual(offenders(graph, /^src\/(exec|normalize)\//), ["src/exec/bad.ts -> hosts/cli/fake.ts"]);
 });
+
+Deno.test("the engine (src/ outside src/cli) imports no concrete host, suite or CLI module (deno info --json)", async () => {
+  const dirs = [
+    "src/",
+    "src/exec/",
+    "src/normalize/",
+    "src/runner/",
+    "src/server/",
+    "src/report/",
+    "src/mock_model/",
+  ];
+  const graph = await reachable((await Promise.all(dirs.map(sources))).flat());
+  assert.ok(graph.has("src/config.ts") && graph.has("src/runner/launch_steps.ts"), "graph is incomplete");
+  assert.deepEqual(offenders(graph, /^src\/(?!cli\/)/), []);
+});

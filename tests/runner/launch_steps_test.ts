@@ -5,8 +5,8 @@
  */
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { type LaunchStep, LaunchSteps, runSteps } from "../../../hosts/web/launch_steps.ts";
-import { chromiumPath, launchChromium } from "../../../src/runner/chromium.ts";
+import { type LaunchStep, LaunchSteps, runSteps } from "../../src/runner/launch_steps.ts";
+import { chromiumPath, launchChromium } from "../../src/runner/chromium.ts";
 
 const PAGE = `<!doctype html><title>launcher</title>
 <style>

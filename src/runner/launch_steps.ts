@@ -25,7 +25,7 @@
  */
 import type { Locator, Page } from "playwright-core";
 import { z } from "zod";
-import { closest } from "../../src/suggest.ts";
+import { closest } from "../suggest.ts";
 
 /** The placeholders a step may use. */
 export const STEP_PLACEHOLDERS = ["launcher", "serverUrl"] as const;
