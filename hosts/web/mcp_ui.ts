@@ -22,6 +22,7 @@ import { FrameSuiteBridge } from "../../src/runner/suite_bridge.ts";
 import { findAppFrame, inspectAppFrame } from "./app_frames.ts";
 import type { McpUiListeners } from "./mcp_ui/listeners.ts";
 import { TOOLS_HEADING } from "./mcp_ui/page_config.ts";
+import { OpenedTabs } from "./opened_tabs.ts";
 import { SANDBOX_PROXY_TITLE } from "./mcp_ui/sandbox_proxy.ts";
 
 /** How long a theme switch in `resetIsolation` may take to reach a View that shows one. */
@@ -32,7 +33,7 @@ export class McpUiHost extends BrowserHost {
   readonly id = "mcp-ui";
   #listening: Promise<McpUiListeners> | null = null;
   #listeners: McpUiListeners | null = null;
-  #popups: string[] = [];
+  readonly #tabs = new OpenedTabs();
   #seenFrames = new Set<Frame>();
   #stalledRenders = 0;
 
@@ -53,12 +54,7 @@ export class McpUiHost extends BrowserHost {
   /** Loads the host page once, so a page that cannot connect fails the setup, not the first test. */
   protected async open(page: Page): Promise<void> {
     this.#listeners = await this.#listening!;
-    page.context().on("page", (popup) => {
-      this.#popups.push(popup.url() || "about:blank");
-      popup.on("framenavigated", (frame) => {
-        if (frame === popup.mainFrame()) this.#popups.push(frame.url());
-      });
-    });
+    this.#tabs.watch(page);
     await this.#load(page);
   }
 
@@ -144,25 +140,14 @@ export class McpUiHost extends BrowserHost {
     request: RequestOf<"checkLinkOpen">,
     context: CapabilityContext,
   ): Promise<CapabilityResult> {
-    const deadline = Date.now() + Math.min(context.timeoutMs, 10_000);
-    while (true) {
-      const opened = this.#popups.find((url) => url.startsWith(request.url));
-      if (opened !== undefined) return { ok: true, value: { opened: true, url: opened } };
-      if (Date.now() >= deadline || context.signal.aborted) {
-        return { ok: false, error: `No tab opened ${request.url}`, value: { opened: false } };
-      }
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    return await this.#tabs.waitFor(request.url, context);
   }
 
   /** Between manual tests: tabs the View opened are closed, and the OS colour scheme is light again. */
   async resetIsolation(): Promise<CapabilityResult> {
     for (const page of this.page.context().pages()) if (page !== this.page) await page.close();
-    this.#popups = [];
-    if (await this.page.evaluate(() => matchMedia("(prefers-color-scheme: dark)").matches)) {
-      await this.page.emulateMedia({ colorScheme: "light" });
-      await this.viewShowsTheme("light", THEME_SETTLE_MS);
-    }
+    this.#tabs.clear();
+    await this.restoreLightScheme(THEME_SETTLE_MS);
     return { ok: true };
   }
 

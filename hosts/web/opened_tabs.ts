@@ -7,6 +7,8 @@
  * @module
  */
 import type { Page } from "playwright-core";
+import type { CapabilityResult } from "../../src/protocol.ts";
+import type { CapabilityContext } from "../../src/runner/host.ts";
 
 /**
  * The URLs of the tabs opened beside one host page.
@@ -46,6 +48,22 @@ export class OpenedTabs {
   /** The first URL a tab opened or asked for that starts with `prefix`. */
   find(prefix: string): string | undefined {
     return this.#urls.find((url) => url.startsWith(prefix));
+  }
+
+  /**
+   * Waits, up to 10 s or the test's deadline, for a tab that opened or asked for a URL starting with `prefix`:
+   * the `checkLinkOpen` answer of a host whose page opens links itself.
+   */
+  async waitFor(prefix: string, context: CapabilityContext): Promise<CapabilityResult> {
+    const deadline = Date.now() + Math.min(context.timeoutMs, 10_000);
+    while (true) {
+      const opened = this.find(prefix);
+      if (opened !== undefined) return { ok: true, value: { opened: true, url: opened } };
+      if (Date.now() >= deadline || context.signal.aborted) {
+        return { ok: false, error: `No tab opened ${prefix}`, value: { opened: false } };
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
   }
 
   /** Forgets the tabs so far (between tests). */

@@ -207,15 +207,7 @@ export class ReferenceHost extends BrowserHost {
     request: RequestOf<"checkLinkOpen">,
     context: CapabilityContext,
   ): Promise<CapabilityResult> {
-    const deadline = Date.now() + Math.min(context.timeoutMs, 10_000);
-    while (true) {
-      const opened = this.#tabs.find(request.url);
-      if (opened !== undefined) return { ok: true, value: { opened: true, url: opened } };
-      if (Date.now() >= deadline || context.signal.aborted) {
-        return { ok: false, error: `No tab opened ${request.url}`, value: { opened: false } };
-      }
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    return await this.#tabs.waitFor(request.url, context);
   }
 
   /** Isolation between manual tests without re-rendering: stray tabs, dialogs, inline mode, light theme, logs. */
@@ -226,11 +218,7 @@ export class ReferenceHost extends BrowserHost {
       for (const dialog of document.querySelectorAll<HTMLElement>("[role=dialog]")) dialog.remove();
       return globalThis.__referenceHost!.clearTransient();
     });
-    if (await this.page.evaluate(() => matchMedia("(prefers-color-scheme: dark)").matches)) {
-      await this.page.emulateMedia({ colorScheme: "light" });
-      // The next test reads the View's theme at once: let the switch reach it first.
-      await this.viewShowsTheme("light", THEME_SETTLE_MS);
-    }
+    await this.restoreLightScheme(THEME_SETTLE_MS);
     // Only a View that is not inline needs the (real) click on its "back to inline" button.
     const reset = this.bridge?.frame.getByTestId(RESET_INLINE_TEST_ID);
     if (mode !== "inline" && reset && !this.bridge?.isDetached() && await reset.count() > 0) {

@@ -157,6 +157,17 @@ export abstract class BrowserHost implements Host {
   }
 
   /**
+   * Between tests: a dark OS colour scheme is light again, and the View has `settleMs` to show it, since the
+   * next test reads the View's theme at once.
+   */
+  protected async restoreLightScheme(settleMs: number): Promise<void> {
+    if (await this.page.evaluate(() => matchMedia("(prefers-color-scheme: dark)").matches)) {
+      await this.page.emulateMedia({ colorScheme: "light" });
+      await this.viewShowsTheme("light", settleMs);
+    }
+  }
+
+  /**
    * Waits until the rendered View shows `theme` on its root element (the suite applies the host's theme as
    * `data-theme`), so a test that reads the theme next sees the switch. Resolves `false` when the View does
    * not show it within `timeoutMs`, and at once when no View is rendered or it shows no theme at all.
