@@ -14,52 +14,33 @@
  */
 import type { Frame, Page } from "playwright-core";
 import type { AppsHostEntry } from "../../src/host.ts";
-import type { ServerLog } from "../../src/fixtures.ts";
 import type { CapabilityResult, LauncherName } from "../../src/protocol.ts";
-import { BrowserHost } from "../../src/runner/browser_host.ts";
-import type { CapabilityContext, HostSetupOptions, RequestOf, SuiteBridge } from "../../src/runner/host.ts";
+import type { SuiteBridge } from "../../src/runner/host.ts";
 import { FrameSuiteBridge } from "../../src/runner/suite_bridge.ts";
 import { findAppFrame, inspectAppFrame } from "./app_frames.ts";
 import type { McpUiListeners } from "./mcp_ui/listeners.ts";
 import { TOOLS_HEADING } from "./mcp_ui/page_config.ts";
-import { OpenedTabs } from "./opened_tabs.ts";
+import { LoopbackPageHost } from "./loopback_page_host.ts";
 import { SANDBOX_PROXY_TITLE } from "./mcp_ui/sandbox_proxy.ts";
 
 /** How long a theme switch in `resetIsolation` may take to reach a View that shows one. */
 const THEME_SETTLE_MS = 1_000;
 
 /** A host page built on `@mcp-ui/client`'s `AppRenderer`, as its documentation shows. */
-export class McpUiHost extends BrowserHost {
+export class McpUiHost extends LoopbackPageHost<McpUiListeners> {
   readonly id = "mcp-ui";
-  #listening: Promise<McpUiListeners> | null = null;
-  #listeners: McpUiListeners | null = null;
-  readonly #tabs = new OpenedTabs();
   #seenFrames = new Set<Frame>();
   #stalledRenders = 0;
 
-  /** Starts the listeners alongside the browser. */
-  override async setup(options: HostSetupOptions): Promise<void> {
-    const appHtml = options.appHtml;
-    if (appHtml === undefined) {
-      throw new TypeError(`Host "${this.id}" needs the suite HTML: pass appHtml in the setup options`);
-    }
-    // Loaded lazily: the server SDK and esbuild are not needed by commands that only list hosts.
-    this.#listening = import("./mcp_ui/listeners.ts")
-      .then(({ startMcpUiListeners }) => startMcpUiListeners({ appHtml }));
-    this.#listening.catch(() => {});
-    // On failure, BrowserHost.setup runs this.teardown(), which closes the listeners too.
-    await super.setup(options);
+  protected startListeners(appHtml: () => string | Promise<string>): Promise<McpUiListeners> {
+    return import("./mcp_ui/listeners.ts").then(({ startMcpUiListeners }) =>
+      startMcpUiListeners({ appHtml })
+    );
   }
 
-  /** Loads the host page once, so a page that cannot connect fails the setup, not the first test. */
-  protected async open(page: Page): Promise<void> {
-    this.#listeners = await this.#listening!;
-    this.#tabs.watch(page);
-    await this.#load(page);
-  }
-
-  async #load(page: Page): Promise<void> {
-    await page.goto(this.#listeners!.hostPageUrl.href);
+  /** Loads the host page (at setup: a page that cannot connect fails the setup, not the first test). */
+  protected async loadHostPage(page: Page): Promise<void> {
+    await page.goto(this.listeners.hostPageUrl.href);
     const listed = page.getByRole("heading", { name: TOOLS_HEADING });
     const failed = page.getByText(/^Error: /);
     await listed.or(failed).first().waitFor({ timeout: 15_000 * this.options.timeoutMultiplier });
@@ -76,12 +57,12 @@ export class McpUiHost extends BrowserHost {
    */
   async launch(launcher: LauncherName): Promise<SuiteBridge> {
     const page = this.page;
-    if (this.bridge !== null) await this.#load(page);
+    if (this.bridge !== null) await this.loadHostPage(page);
     let frame = await this.#click(page, launcher, 10_000).catch(async (error: unknown) => {
       if (!await this.#stalled(page)) throw error;
       // A user facing the blank frame reloads and tries again; so does the harness, once.
       this.#stalledRenders++;
-      await this.#load(page);
+      await this.loadHostPage(page);
       return null;
     });
     frame ??= await this.#click(page, launcher, 15_000);
@@ -117,17 +98,6 @@ export class McpUiHost extends BrowserHost {
     return titles.includes(SANDBOX_PROXY_TITLE);
   }
 
-  /** Every loopback URL this host listens on while set up (for tests proving they close). */
-  get endpoints(): readonly string[] {
-    return this.#listeners?.endpoints ?? [];
-  }
-
-  /** What the conformance MCP server saw: the harness's own vantage, read directly (it runs the server). */
-  serverLog(): ServerLog {
-    if (this.#listeners === null) throw new Error(`Host "${this.id}" is not set up`);
-    return this.#listeners.server.log.snapshot();
-  }
-
   /** The View's outermost frame element on the page, and the frame chain down to the View. */
   override async inspectFrame(): Promise<CapabilityResult> {
     const bridge = this.bridge;
@@ -135,18 +105,10 @@ export class McpUiHost extends BrowserHost {
     return { ok: true, value: await inspectAppFrame(bridge.frame) };
   }
 
-  /** Whether the browser opened a tab on `url` (the walkthrough's `onOpenLink` calls `window.open`). */
-  async checkLinkOpen(
-    request: RequestOf<"checkLinkOpen">,
-    context: CapabilityContext,
-  ): Promise<CapabilityResult> {
-    return await this.#tabs.waitFor(request.url, context);
-  }
-
   /** Between manual tests: tabs the View opened are closed, and the OS colour scheme is light again. */
   async resetIsolation(): Promise<CapabilityResult> {
     for (const page of this.page.context().pages()) if (page !== this.page) await page.close();
-    this.#tabs.clear();
+    this.tabs.clear();
     await this.restoreLightScheme(THEME_SETTLE_MS);
     return { ok: true };
   }
@@ -156,11 +118,7 @@ export class McpUiHost extends BrowserHost {
     try {
       await super.teardown();
     } finally {
-      const listeners = this.#listeners ?? await this.#listening?.catch(() => null);
-      this.#listeners = null;
-      this.#listening = null;
       this.#seenFrames.clear();
-      await listeners?.close();
     }
   }
 }

@@ -8,7 +8,6 @@
  */
 import type { Frame, Page } from "playwright-core";
 import type { AppsHostEntry } from "../../src/host.ts";
-import type { ServerLog } from "../../src/fixtures.ts";
 import {
   CAPABILITY_KINDS,
   type CapabilityResult,
@@ -17,10 +16,10 @@ import {
   type ModelToolList,
   RESET_INLINE_TEST_ID,
 } from "../../src/protocol.ts";
-import { BrowserHost, readDownload } from "../../src/runner/browser_host.ts";
-import type { CapabilityContext, HostSetupOptions, RequestOf, SuiteBridge } from "../../src/runner/host.ts";
+import { readDownload } from "../../src/runner/browser_host.ts";
+import type { CapabilityContext, RequestOf, SuiteBridge } from "../../src/runner/host.ts";
 import { findSuiteFrame, FrameSuiteBridge } from "../../src/runner/suite_bridge.ts";
-import { OpenedTabs } from "./opened_tabs.ts";
+import { LoopbackPageHost } from "./loopback_page_host.ts";
 import { DIALOG_ACCEPT_TEST_IDS } from "./reference/page_dialogs.ts";
 import type { ReferenceListeners } from "./reference/listeners.ts";
 import { VARIANTS } from "./reference/variants.ts";
@@ -38,14 +37,10 @@ export interface ReferenceHostOptions {
 }
 
 /** The local reference host, conformant unless a variant is named. */
-export class ReferenceHost extends BrowserHost {
+export class ReferenceHost extends LoopbackPageHost<ReferenceListeners> {
   readonly id: string;
   readonly #variant: string | null;
   readonly #options: ReferenceHostOptions;
-  #listeners: ReferenceListeners | null = null;
-  /** The listeners while they start (alongside the browser), until `open` or `teardown` takes them over. */
-  #listening: Promise<ReferenceListeners> | null = null;
-  readonly #tabs = new OpenedTabs();
   #seenFrames = new Set<Frame>();
   /** The second host page of `launchAside`, opened on first use. */
   #aside: Promise<Page> | null = null;
@@ -59,38 +54,20 @@ export class ReferenceHost extends BrowserHost {
     this.id = variant === null ? "reference" : `reference:${variant}`;
   }
 
-  /** Starts the listeners, then the browser. */
-  override async setup(options: HostSetupOptions): Promise<void> {
-    const appHtml = options.appHtml;
-    if (appHtml === undefined) {
-      throw new TypeError(`Host "${this.id}" needs the suite HTML: pass appHtml in the setup options`);
-    }
-    // Loaded lazily: the server SDK and esbuild are not needed by commands that only list hosts. They start
-    // while the browser launches; `open` waits for them.
+  protected startListeners(appHtml: () => string | Promise<string>): Promise<ReferenceListeners> {
     const variant = this.#variant;
-    this.#listening = import("./reference/listeners.ts")
-      .then(({ startReferenceListeners }) =>
-        startReferenceListeners({
-          appHtml,
-          variant,
-          ...(this.#options.unreachableDeclaredControl ? { unreachableDeclaredControl: true } : {}),
-        })
-      );
-    this.#listening.catch(() => {});
-    // On failure, BrowserHost.setup runs this.teardown(), which closes the listeners too.
-    await super.setup(options);
-  }
-
-  /** Loads the host page and waits until its MCP clients are connected. */
-  protected async open(page: Page): Promise<void> {
-    this.#listeners = await this.#listening!;
-    this.#tabs.watch(page);
-    await this.#load(page);
+    return import("./reference/listeners.ts").then(({ startReferenceListeners }) =>
+      startReferenceListeners({
+        appHtml,
+        variant,
+        ...(this.#options.unreachableDeclaredControl ? { unreachableDeclaredControl: true } : {}),
+      })
+    );
   }
 
   /** Navigates `page` to the host page and waits until its MCP clients are connected. */
-  async #load(page: Page): Promise<void> {
-    await page.goto(this.#listeners!.hostPageUrl.href);
+  protected async loadHostPage(page: Page): Promise<void> {
+    await page.goto(this.listeners.hostPageUrl.href);
     await page.waitForFunction(
       () => globalThis.__referenceHost?.ready || globalThis.__referenceHost?.error,
       null,
@@ -122,7 +99,7 @@ export class ReferenceHost extends BrowserHost {
   async #openAside(): Promise<Page> {
     const context = await this.openContext("aside", { colorScheme: "light" });
     const page = await context.newPage();
-    await this.#load(page);
+    await this.loadHostPage(page);
     return page;
   }
 
@@ -135,17 +112,6 @@ export class ReferenceHost extends BrowserHost {
       signal: this.options.signal,
     });
     return new FrameSuiteBridge(frame);
-  }
-
-  /** Every loopback URL this host listens on while set up (for tests proving they close). */
-  get endpoints(): readonly string[] {
-    return this.#listeners?.endpoints ?? [];
-  }
-
-  /** What the conformance MCP server saw (the server vantage, read directly in local mode). */
-  serverLog(): ServerLog {
-    if (this.#listeners === null) throw new Error(`Host "${this.id}" is not set up`);
-    return this.#listeners.server.log.snapshot();
   }
 
   /** Polls the host conversation for a marker. */
@@ -202,18 +168,10 @@ export class ReferenceHost extends BrowserHost {
     return { ok: true, value: await readDownload(download) };
   }
 
-  /** Whether the host opened `url` in a new tab (now or within the deadline). */
-  async checkLinkOpen(
-    request: RequestOf<"checkLinkOpen">,
-    context: CapabilityContext,
-  ): Promise<CapabilityResult> {
-    return await this.#tabs.waitFor(request.url, context);
-  }
-
   /** Isolation between manual tests without re-rendering: stray tabs, dialogs, inline mode, light theme, logs. */
   async resetIsolation(): Promise<CapabilityResult> {
     for (const page of this.page.context().pages()) if (page !== this.page) await page.close();
-    this.#tabs.clear();
+    this.tabs.clear();
     const mode = await this.page.evaluate(() => {
       for (const dialog of document.querySelectorAll<HTMLElement>("[role=dialog]")) dialog.remove();
       return globalThis.__referenceHost!.clearTransient();
@@ -256,13 +214,9 @@ export class ReferenceHost extends BrowserHost {
     try {
       await super.teardown();
     } finally {
-      const listeners = this.#listeners ?? await this.#listening?.catch(() => null);
-      this.#listeners = null;
-      this.#listening = null;
       this.#seenFrames.clear();
       this.#aside = null;
       this.#asideFrames.clear();
-      await listeners?.close();
     }
   }
 }
