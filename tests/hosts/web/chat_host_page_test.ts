@@ -11,10 +11,11 @@ import { parseConfig, type WebHostConfig } from "../../../src/config.ts";
 import { cspAuditPattern } from "../../../src/fixtures.ts";
 import type { ConsoleMatch } from "../../../src/protocol.ts";
 import { chromiumPath } from "../../../src/runner/chromium.ts";
-import type { CapabilityContext, HostSetupOptions } from "../../../src/runner/host.ts";
+import type { CapabilityContext } from "../../../src/runner/host.ts";
 import { FrameSuiteBridge } from "../../../src/runner/suite_bridge.ts";
 import { TRIGGER_TEST_ID } from "../../../src/protocol.ts";
 import type { Page } from "playwright-core";
+import { headlessSetup } from "../../_settings.ts";
 
 const RESOURCE = "ui://conformance/runner";
 const DECLARED = "http://127.0.0.1:4000";
@@ -64,14 +65,7 @@ ${log}    live: false
   return config;
 }
 
-const SETUP: HostSetupOptions = {
-  headful: false,
-  live: false,
-  trace: "off",
-  artifactsDir: null,
-  timeoutMultiplier: 1,
-  signal: new AbortController().signal,
-};
+const SETUP = headlessSetup();
 
 /** `readConsole` with the CSP audit pattern on a fresh host for `config`. */
 async function readCsp(config: WebHostConfig): Promise<ConsoleMatch> {

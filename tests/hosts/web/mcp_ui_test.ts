@@ -15,7 +15,7 @@ import { parseExpectations } from "../../../src/expectations.ts";
 import type { Outcome } from "../../../src/outcome.ts";
 import { chromiumPath } from "../../../src/runner/chromium.ts";
 import { loadSuiteHtml } from "../../../suite/apps/build.ts";
-import { headlessSettings } from "../../_settings.ts";
+import { headlessSettings, headlessSetup } from "../../_settings.ts";
 import { runApps, watchHosts } from "./_apps_run.ts";
 
 const EXPECTATIONS = new URL("../../../hosts/expectations/mcp-ui.yaml", import.meta.url);
@@ -108,15 +108,7 @@ Deno.test({
 }, async () => {
   const host = new ResultDuringProxyLoad();
   try {
-    await host.setup({
-      headful: false,
-      live: false,
-      trace: "off",
-      artifactsDir: null,
-      timeoutMultiplier: 1,
-      signal: new AbortController().signal,
-      appHtml: loadSuiteHtml,
-    });
+    await host.setup(headlessSetup({ appHtml: loadSuiteHtml }));
     const bridge = await host.launch("run_conformance");
     assert.equal(host.stalledRenders, 1, "the first render stayed blank and was launched again");
     assert.ok((await bridge.listTests()).length > 0, "the second render carries the suite");

@@ -19,10 +19,8 @@ import type { AppsHostEntry } from "../../../src/host.ts";
 import type { Outcome } from "../../../src/outcome.ts";
 import { chromiumPath } from "../../../src/runner/chromium.ts";
 import { loadSuiteHtml } from "../../../suite/apps/build.ts";
-import { headlessSettings } from "../../_settings.ts";
+import { headlessSetup } from "../../_settings.ts";
 import { runApps } from "./_apps_run.ts";
-
-const SETTINGS = headlessSettings();
 
 function launchYaml(url: string): string {
   return `hosts:
@@ -42,7 +40,7 @@ function launchYaml(url: string): string {
 }
 
 function run(entry: AppsHostEntry, ids: readonly string[]): Promise<Map<string, Outcome>> {
-  return runApps(entry, { only: ids, settings: SETTINGS });
+  return runApps(entry, { only: ids });
 }
 
 Deno.test({
@@ -258,13 +256,7 @@ Deno.test({
     const host = entry!.create() as YamlWebHost;
     const before = host.serverUrl;
     assert.equal(before, null, "nothing listens before setup");
-    await host.setup({
-      ...SETTINGS,
-      headful: false,
-      live: false,
-      artifactsDir: null,
-      appHtml: loadSuiteHtml,
-    });
+    await host.setup(headlessSetup({ appHtml: loadSuiteHtml }));
     let endpoints: readonly string[];
     try {
       assert.equal(host.serverUrl?.href, `http://127.0.0.1:${port}/mcp`);
@@ -296,7 +288,7 @@ Deno.test({
     try {
       const busy = entry!.create() as YamlWebHost;
       await assert.rejects(
-        busy.setup({ ...SETTINGS, artifactsDir: null, appHtml: loadSuiteHtml }),
+        busy.setup(headlessSetup({ appHtml: loadSuiteHtml })),
         new RegExp(
           `Host "served" could not start its conformance server: 127\\.0\\.0\\.1:${port} or .* is in use`,
         ),
