@@ -244,7 +244,9 @@ export function binaryProblem(binary: string): string | null {
   if (Deno.permissions.querySync({ name: "run", command: binary }).state === "granted") return null;
   const name = binary.split(/[\\/]/).at(-1) ?? binary;
   if (!binary.includes("/") && RUN_ALLOW.includes(name)) return null;
-  return `binary "${binary}" is outside the harness's run permission (or was not on PATH when it started): ` +
-    `build a binary that allows it ("deno task compile --also-run ${name}") or run from source with a wider ` +
-    "--allow-run; see docs/binary.md";
+  // Under a narrow permission set the two cases look alike: a name the set allows but PATH lacked when the
+  // harness started is refused as much as a name outside the set. A typo is the commoner, so it comes first.
+  return `binary "${binary}" was not on PATH when the harness started, or is outside its run permission: ` +
+    `fix the name, or build a binary that allows it ("deno task compile --also-run ${name}") or run from ` +
+    "source with a wider --allow-run; see docs/binary.md";
 }

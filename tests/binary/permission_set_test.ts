@@ -62,7 +62,7 @@ Deno.test("under the permission set the fake tier passes and an agent CLI outsid
   assert.equal(refused.code, 2, `a usage error, got ${refused.code}:\n${refused.stderr}`);
   assert.match(
     refused.stderr,
-    /"hosts\.yaml" is malformed at hosts\.0\.binary: binary ".*\/my-agent" is outside the harness's run permission.*--also-run my-agent/,
+    /"hosts\.yaml" is malformed at hosts\.0\.binary: binary ".*\/my-agent" was not on PATH when the harness started, or is outside its run permission.*--also-run my-agent/,
   );
   assert.doesNotMatch(refused.stderr, /internal error|\n\s+at /, "no harness error and no stack trace");
 });

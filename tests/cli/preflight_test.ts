@@ -80,7 +80,7 @@ Deno.test("a config host with a mistyped binary: stops, naming the binary and th
     assert.equal(stdout, "");
     assert.match(
       stderr,
-      /Host "my-agent": binary "my-agnet" not found on PATH: fix its "binary:" in ".*hosts\.yaml"/,
+      /Config file ".*hosts\.yaml" is malformed at hosts\.0\.binary: binary "my-agnet" was not on PATH when the harness started, or is outside its run permission: fix the name/,
     );
     assertOneLine(stderr, "config binary typo");
   } finally {
