@@ -98,12 +98,18 @@ The built-in fake agent CLI. It prints the wire sequence scripted by an "@@fake 
 
 const SERVE = `Usage: conformance serve [--listen 127.0.0.1:PORT] [--csp-origins local|public]
                          [--second-listen 127.0.0.1:PORT] [--allow-origin ORIGIN]… [--allow-host NAME]…
+                         [--allow-remote]
 
 Starts the conformance MCP server (Streamable HTTP) so you can add it to a real MCP Apps host as a connector.
 Binds loopback by default; requests whose Origin or Host is not allowed are rejected. --allow-origin admits a
 product's browser origin, --allow-host a tunnel's public host name. The startup banner prints every address.
+Request bodies past 4 MiB are answered 413 unread, bodies slower than 30 s 408.
 
-  --listen ADDR             where the server listens (default 127.0.0.1 on a free port)
+  --listen ADDR             where the server listens (default 127.0.0.1 on a free port); an address beyond
+                            loopback (0.0.0.0:PORT) is refused unless --allow-remote is given
+  --allow-remote            allow --listen and --second-listen beyond loopback. A peer not on loopback
+                            still passes only with a Host named by --allow-host (and, from a browser, an
+                            Origin named by --allow-origin): its own Host: 127.0.0.1 does not count
   --csp-origins local|public
                             the two origins the launchers' CSP names, one declared (loads must succeed), one
                             not (loads must be blocked). local (default): two listeners on this machine's

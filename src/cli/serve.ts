@@ -7,7 +7,8 @@
  */
 import { EXIT, UsageError } from "../errors.ts";
 import { CSP_ORIGINS, parseListen, serve, type Serving } from "../server/serve.ts";
-import { type CommandSpec, listFlag, oneOf, parseCommandLine, stringFlag } from "./args.ts";
+import { isLoopback } from "../server/listen_address.ts";
+import { booleanFlag, type CommandSpec, listFlag, oneOf, parseCommandLine, stringFlag } from "./args.ts";
 import { HELP } from "./help.ts";
 import type { CliIo } from "./io.ts";
 import { loadSuiteHtml } from "../../suite/apps/build.ts";
@@ -20,6 +21,7 @@ const SPEC: CommandSpec = {
     "second-listen": { type: "string" },
     "allow-origin": { type: "string", multiple: true },
     "allow-host": { type: "string", multiple: true },
+    "allow-remote": { type: "boolean" },
   },
   positionals: { min: 0, max: 0, what: "no arguments" },
 };
@@ -39,6 +41,11 @@ export async function serveCommand(args: string[], io: CliIo, signal?: AbortSign
       parseListen(value, flag);
     } catch (error) {
       throw new UsageError((error as Error).message);
+    }
+    if (!booleanFlag(parsed, "allow-remote") && !isLoopback(parseListen(value, flag).hostname)) {
+      throw new UsageError(
+        `${flag} "${value}" is not a loopback address: add --allow-remote to listen beyond this machine`,
+      );
     }
   }
   if (second !== undefined && sameAddress(listen, second)) {
@@ -73,7 +80,8 @@ export async function serveCommand(args: string[], io: CliIo, signal?: AbortSign
       allowHosts,
       appHtml: () => html,
       signal: controller.signal,
-      onListening: (_url, serving) => io.out(banner(serving, allowHosts.length > 0 || !onLoopback(listen))),
+      onListening: (_url, serving) =>
+        io.out(banner(serving, allowHosts.length > 0 || !isLoopback(parseListen(listen).hostname))),
     });
   } catch (error) {
     if (error instanceof Deno.errors.AddrInUse) {
@@ -124,9 +132,4 @@ export function banner(serving: Serving, reachedFromElsewhere: boolean): string 
 function sameAddress(a: string, b: string): boolean {
   const [first, second] = [parseListen(a), parseListen(b)];
   return first.port !== 0 && first.port === second.port && first.hostname === second.hostname;
-}
-
-function onLoopback(listen: string): boolean {
-  const { hostname } = parseListen(listen);
-  return hostname === "localhost" || hostname === "::1" || hostname.startsWith("127.");
 }

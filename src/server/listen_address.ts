@@ -30,3 +30,19 @@ export function parseListen(value: string, what = "--listen"): ListenAddress {
   const host = match[1] || "127.0.0.1";
   return { hostname: host.startsWith("[") ? host.slice(1, -1) : host, port };
 }
+
+/**
+ * Whether a hostname or IP address names this machine's loopback: `localhost`, `127.0.0.0/8`, `::1`, or
+ * `::ffff:127.x.y.z` (an IPv4 loopback peer on a dual-stack socket).
+ *
+ * @example
+ * ```ts
+ * import { isLoopback } from "./listen_address.ts";
+ * isLoopback("127.0.0.1"); // true
+ * isLoopback("0.0.0.0"); // false
+ * ```
+ */
+export function isLoopback(hostname: string): boolean {
+  const name = hostname.toLowerCase().replace(/^\[(.*)\]$/, "$1");
+  return name === "localhost" || name === "::1" || /^(::ffff:)?127\.\d+\.\d+\.\d+$/.test(name);
+}

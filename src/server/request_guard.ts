@@ -5,8 +5,13 @@
  * A page on `evil.test` that re-resolves to 127.0.0.1 reaches the server with `Host: evil.test:PORT` and
  * `Origin: http://evil.test`; both are refused. Non-browser clients send no `Origin` and pass that check.
  *
+ * Headers are the caller's to forge, so the connection's remote address is checked too: a peer that is not on
+ * loopback (reachable only with `serve --allow-remote`) passes on the names given with `--allow-host` and
+ * `--allow-origin` alone, never on a `Host: 127.0.0.1` it wrote itself.
+ *
  * @module
  */
+import { isLoopback } from "./listen_address.ts";
 
 /** Hostnames that always name this machine. */
 const LOOPBACK_NAMES: ReadonlySet<string> = new Set(["127.0.0.1", "localhost", "[::1]", "::1"]);
@@ -41,18 +46,24 @@ export class RequestGuard {
     this.#origins = new Set((options.allowedOrigins ?? []).map((origin) => new URL(origin).origin));
   }
 
-  /** Returns `null` when the request may pass, else the 403 verdict with its reason. */
-  check(request: Request): GuardVerdict {
+  /**
+   * Returns `null` when the request may pass, else the 403 verdict with its reason. `remoteAddr` is the
+   * connection's peer (`info.remoteAddr` of `Deno.serve`); when it is not loopback, loopback names in `Host`
+   * and `Origin` count for nothing.
+   */
+  check(request: Request, remoteAddr?: Deno.Addr): GuardVerdict {
+    const localPeer = remoteAddr === undefined || !("hostname" in remoteAddr) ||
+      isLoopback(remoteAddr.hostname);
     const host = request.headers.get("host") ?? new URL(request.url).host;
     const hostname = hostnameOf(host);
-    if (hostname === null || !(LOOPBACK_NAMES.has(hostname) || this.#hosts.has(hostname))) {
+    if (hostname === null || !((localPeer && LOOPBACK_NAMES.has(hostname)) || this.#hosts.has(hostname))) {
       return { status: 403, reason: `Host "${host}" is not allowed: start the server with --allow-host` };
     }
     const origin = request.headers.get("origin");
     if (origin === null) return null;
     if (this.#origins.has(origin)) return null;
     const originHost = originHostname(origin);
-    if (originHost !== null && LOOPBACK_NAMES.has(originHost)) return null;
+    if (localPeer && originHost !== null && LOOPBACK_NAMES.has(originHost)) return null;
     return { status: 403, reason: `Origin "${origin}" is not allowed: start the server with --allow-origin` };
   }
 }

@@ -3,6 +3,14 @@
  * `createMcpHandler` mounted in `Deno.serve`, loopback by default, with a DNS-rebinding guard, CORS for
  * browser-side clients, and a log of everything it saw (the server vantage).
  *
+ * Bodies are read before the SDK sees them, so they are bounded here: a `Content-Length` past
+ * {@linkcode MAX_BODY_BYTES} is answered 413 unread, a body without one is counted while it streams and cut
+ * at the cap, and a body that takes longer than the read deadline (default {@linkcode BODY_READ_TIMEOUT_MS})
+ * is answered 408. Nothing past the cap is buffered or logged. `Deno.serve` has no header-read or idle timeout
+ * option (Deno 2.9: `ServeTcpOptions` offers port, hostname, reusePort, tcpBacklog, signal, onListen and
+ * onError), and a connection that sends half its headers is held for over a minute, so the body deadline is
+ * the guard this server adds against a slow client; slow headers are bounded only by keeping to loopback.
+ *
  * @module
  */
 import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
@@ -34,6 +42,8 @@ export interface ConformanceServerOptions {
    * (`secondServer`), the server vantage of `visibility/cross-server-blocked`. Without it, `secondServer: null`.
    */
   readonly secondServerLog?: ServerLogRecorder;
+  /** How long one request body may take to arrive; {@linkcode BODY_READ_TIMEOUT_MS} by default. */
+  readonly bodyReadTimeoutMs?: number;
 }
 
 /** A running conformance server; dispose it to stop listening. */
@@ -48,6 +58,12 @@ export interface ConformanceServer extends AsyncDisposable {
 
 /** The path of the MCP endpoint. */
 export const MCP_PATH = "/mcp";
+
+/** The largest request body read, the SDK's own limit (4 MiB); a longer one is answered 413. */
+export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/** How long a request body may take to arrive before the request is answered 408. */
+export const BODY_READ_TIMEOUT_MS = 30_000;
 
 /**
  * Starts a conformance MCP server.
@@ -87,7 +103,13 @@ export async function startConformanceServer(options: ConformanceServerOptions):
     signal: abort.signal,
     onListen: (addr) => onListen(addr),
     onError: (error) => jsonRpcError(500, -32603, `Internal error: ${String(error)}`),
-  }, (request) => serveRequest(request, { guard, handler: handler.fetch, log }));
+  }, (request, info) =>
+    serveRequest(request, info.remoteAddr, {
+      guard,
+      handler: handler.fetch,
+      log,
+      bodyReadTimeoutMs: options.bodyReadTimeoutMs ?? BODY_READ_TIMEOUT_MS,
+    }));
   const addr = await listening;
   const host = addr.hostname.includes(":") ? `[${addr.hostname}]` : addr.hostname;
   const url = new URL(`http://${host}:${addr.port}${MCP_PATH}`);
@@ -107,10 +129,15 @@ interface ServeContext {
   readonly guard: RequestGuard;
   readonly handler: (request: Request) => Promise<Response>;
   readonly log: ServerLogRecorder;
+  readonly bodyReadTimeoutMs: number;
 }
 
-async function serveRequest(request: Request, context: ServeContext): Promise<Response> {
-  const verdict = context.guard.check(request);
+async function serveRequest(
+  request: Request,
+  remoteAddr: Deno.Addr,
+  context: ServeContext,
+): Promise<Response> {
+  const verdict = context.guard.check(request, remoteAddr);
   if (verdict !== null) return new Response(verdict.reason, { status: verdict.status });
   const cors = corsHeaders(request);
   if (request.method === "OPTIONS") return new Response(null, { status: 204, headers: cors });
@@ -120,7 +147,9 @@ async function serveRequest(request: Request, context: ServeContext): Promise<Re
   }
   let forwarded = request;
   if (request.method === "POST") {
-    const text = await request.text();
+    const read = await readBody(request, context.bodyReadTimeoutMs);
+    if (typeof read !== "string") return withHeaders(read, cors);
+    const text = read;
     let body: unknown;
     try {
       body = JSON.parse(text);
@@ -138,6 +167,53 @@ async function serveRequest(request: Request, context: ServeContext): Promise<Re
   } catch (error) {
     return withHeaders(jsonRpcError(500, -32603, `Internal error: ${String(error)}`), cors);
   }
+}
+
+/**
+ * The body as text, or the error response when it is longer than {@linkcode MAX_BODY_BYTES} (413) or slower
+ * than `timeoutMs` (408). The stream is cancelled at the first byte past the cap, so the rest is never held.
+ */
+async function readBody(request: Request, timeoutMs: number): Promise<string | Response> {
+  const tooLarge = () =>
+    jsonRpcError(413, -32600, `Payload too large: the body exceeds ${MAX_BODY_BYTES} bytes`);
+  const declared = request.headers.get("content-length");
+  if (declared !== null && !(Number(declared) <= MAX_BODY_BYTES)) return tooLarge();
+  if (request.body === null) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    reader.cancel().catch(() => {});
+  }, timeoutMs);
+  try {
+    while (true) {
+      const { done, value } = await reader.read();
+      if (timedOut) break;
+      if (done) break;
+      size += value.byteLength;
+      if (size > MAX_BODY_BYTES) {
+        await reader.cancel().catch(() => {});
+        return tooLarge();
+      }
+      chunks.push(value);
+    }
+  } catch {
+    if (!timedOut) return jsonRpcError(400, -32700, "Parse error: the body could not be read");
+  } finally {
+    clearTimeout(timer);
+  }
+  if (timedOut) {
+    return jsonRpcError(408, -32600, `Request timeout: the body took longer than ${timeoutMs} ms to arrive`);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return new TextDecoder().decode(bytes);
 }
 
 function isJsonRpcShape(body: unknown): boolean {

@@ -2,9 +2,27 @@
  * What the conformance MCP server saw: the server vantage of the MCP Apps catalogue. The SDK handler builds a
  * fresh `McpServer` per request, so the log lives with the listener, not with a server instance.
  *
+ * The log is bounded, since anyone who reaches the server writes to it: each list keeps its last
+ * {@linkcode LOG_LIST_LIMIT} entries (`dropped` counts the rest), and strings in recorded arguments,
+ * capabilities and client infos are cut at {@linkcode LOG_STRING_LIMIT} characters with a marker. A suite run
+ * sends a few hundred messages with short nonces, so its verdicts read the same entries as before.
+ *
  * @module
  */
 import type { SecondServerLog, ServerLog } from "../fixtures.ts";
+
+/** Entries each list of the log keeps; older ones are dropped and counted. */
+export const LOG_LIST_LIMIT = 1000;
+
+/** Characters a recorded string keeps; the rest becomes {@linkcode TRUNCATION_MARKER} and a count. */
+export const LOG_STRING_LIMIT = 4096;
+
+/** What replaces the cut end of a long string: `…[truncated 123 characters]`. */
+export const TRUNCATION_MARKER = "…[truncated";
+
+/** Array items and object keys a recorded value keeps, and how deep it is copied. */
+const LOG_ITEMS_LIMIT = 256;
+const LOG_DEPTH_LIMIT = 16;
 
 /** One JSON-RPC message the server received. */
 export interface ServerLogEntry {
@@ -23,11 +41,16 @@ export interface ServerLogSnapshot extends ServerLog {
   clientInfo: Record<string, unknown>[];
   /** Every JSON-RPC method received, in order. */
   methods: ServerLogEntry[];
+  /** Entries dropped from the front of the lists above once they reached {@linkcode LOG_LIST_LIMIT}. */
+  dropped: number;
 }
 
-/** The append-only record of one server's traffic. */
+type LogLists = Required<Omit<ServerLogSnapshot, "dropped" | "secondServer">>;
+
+/** The record of one server's traffic: append-only, up to {@linkcode LOG_LIST_LIMIT} entries per list. */
 export class ServerLogRecorder {
-  readonly #data: ServerLogSnapshot = {
+  #dropped = 0;
+  readonly #data: LogLists = {
     clientCapabilities: [],
     clientInfo: [],
     resourcesRead: [],
@@ -43,39 +66,81 @@ export class ServerLogRecorder {
     const params = isRecord(message.params) ? message.params : {};
     const method = message.method;
     if (method === "initialize") {
-      this.#data.clientCapabilities.push(isRecord(params.capabilities) ? params.capabilities : {});
-      this.#data.clientInfo.push(isRecord(params.clientInfo) ? params.clientInfo : {});
+      this.#push(
+        this.#data.clientCapabilities,
+        isRecord(params.capabilities) ? bounded(params.capabilities) : {},
+      );
+      this.#push(this.#data.clientInfo, isRecord(params.clientInfo) ? bounded(params.clientInfo) : {});
     }
     let target: string | undefined;
     if (method === "resources/read" && typeof params.uri === "string") {
-      target = params.uri;
-      this.#data.resourcesRead.push({ uri: params.uri, at });
+      target = truncated(params.uri);
+      this.#push(this.#data.resourcesRead, { uri: target, at });
     }
     if (method === "tools/call" && typeof params.name === "string") {
-      target = params.name;
-      this.#data.toolCalls.push({
-        name: params.name,
-        arguments: isRecord(params.arguments) ? params.arguments : {},
+      target = truncated(params.name);
+      this.#push(this.#data.toolCalls, {
+        name: target,
+        arguments: isRecord(params.arguments) ? bounded(params.arguments) : {},
         at,
       });
     }
-    this.#data.methods.push(target === undefined ? { method, at } : { method, at, target });
+    const name = truncated(method);
+    this.#push(
+      this.#data.methods,
+      target === undefined ? { method: name, at } : { method: name, at, target },
+    );
   }
 
   /** Records a marker the View posted through the app-only log tool. */
   recordMarker(marker: string): void {
-    this.#data.markers.push({ marker, at: Date.now() });
+    this.#push(this.#data.markers, { marker: truncated(marker), at: Date.now() });
   }
 
-  /** A deep copy of everything so far. */
+  /** A deep copy of everything kept so far, with the count of entries dropped. */
   snapshot(): ServerLogSnapshot {
-    return structuredClone(this.#data);
+    return { ...structuredClone(this.#data), dropped: this.#dropped };
   }
 
   /** Forgets everything (between independent runs on one listener). */
   clear(): void {
     for (const list of Object.values(this.#data)) list.length = 0;
+    this.#dropped = 0;
   }
+
+  #push<T>(list: T[], entry: T): void {
+    list.push(entry);
+    if (list.length > LOG_LIST_LIMIT) {
+      list.splice(0, list.length - LOG_LIST_LIMIT);
+      this.#dropped++;
+    }
+  }
+}
+
+function truncated(text: string): string {
+  return text.length <= LOG_STRING_LIMIT
+    ? text
+    : `${text.slice(0, LOG_STRING_LIMIT)}${TRUNCATION_MARKER} ${text.length - LOG_STRING_LIMIT} characters]`;
+}
+
+/** A copy of a JSON value with long strings cut and wide or deep parts elided, so one entry stays small. */
+function bounded<T>(value: T, depth = 0): T {
+  if (typeof value === "string") return truncated(value) as T;
+  if (typeof value !== "object" || value === null) return value;
+  if (depth >= LOG_DEPTH_LIMIT) return `${TRUNCATION_MARKER} nesting]` as T;
+  if (Array.isArray(value)) {
+    const kept = value.slice(0, LOG_ITEMS_LIMIT).map((item) => bounded(item, depth + 1));
+    if (value.length > LOG_ITEMS_LIMIT) {
+      kept.push(`${TRUNCATION_MARKER} ${value.length - LOG_ITEMS_LIMIT} items]`);
+    }
+    return kept as T;
+  }
+  const entries = Object.entries(value);
+  const kept = Object.fromEntries(
+    entries.slice(0, LOG_ITEMS_LIMIT).map(([key, item]) => [key, bounded(item, depth + 1)]),
+  );
+  if (entries.length > LOG_ITEMS_LIMIT) kept[TRUNCATION_MARKER] = `${entries.length - LOG_ITEMS_LIMIT} keys]`;
+  return kept as T;
 }
 
 /**

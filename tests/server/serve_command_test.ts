@@ -187,6 +187,15 @@ Deno.test("conformance serve refuses bad values in one line with exit code 2", a
       ["--listen", "127.0.0.1:8765", "--second-listen", "8765"],
       /--second-listen "8765" is the --listen address/,
     ],
+    // Refused before binding: the child may not bind beyond loopback anyway (--allow-net above).
+    [
+      ["--listen", "0.0.0.0:8765"],
+      /--listen "0\.0\.0\.0:8765" is not a loopback address: add --allow-remote/,
+    ],
+    [
+      ["--second-listen", "192.0.2.7:8766"],
+      /--second-listen "192\.0\.2\.7:8766" is not a loopback address: add --allow-remote/,
+    ],
   ];
   for (const [args, pattern] of cases) {
     const output = await new Deno.Command(Deno.execPath(), {
