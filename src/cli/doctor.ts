@@ -20,6 +20,8 @@ import { binEnvName } from "../exec/find_executable.ts";
 import { isPermissionRefusal } from "../permissions.ts";
 import { killGroup } from "../exec/process_group.ts";
 import { readEnv } from "../exec/env.ts";
+import { redact } from "../report/redact.ts";
+import { stripControls } from "../report/sanitize.ts";
 import { chromiumPath } from "../runner/chromium.ts";
 import { HOSTS } from "../../hosts/registry.ts";
 import {
@@ -199,6 +201,11 @@ export async function diagnose(): Promise<DoctorReport> {
   };
 }
 
+/** A line a host printed (its version, a probe's error), as the terminal may show it: redacted, controls marked. */
+function hostText(text: string): string {
+  return stripControls(redact(text), { singleLine: true });
+}
+
 /** The `doctor` subcommand. */
 export async function doctorCommand(args: string[], io: CliIo): Promise<number> {
   const parsed = parseCommandLine(SPEC, args);
@@ -218,9 +225,9 @@ export async function doctorCommand(args: string[], io: CliIo): Promise<number> 
   const version = (host: string) => {
     const pin = report.pinned.find((candidate) => candidate.host === host);
     if (pin === undefined) return "";
-    const note = pin.note ? `  (${pin.note})` : "";
+    const note = pin.note ? `  (${hostText(pin.note)})` : "";
     return `  ${pin.state === "ok" ? "" : `${pin.state.toUpperCase()} `}${
-      pin.installed ?? "-"
+      pin.installed === null ? "-" : hostText(pin.installed)
     } / pinned ${pin.pinned}${note}`;
   };
   io.out("agent CLIs (path, installed / pinned version):\n");
@@ -231,6 +238,6 @@ export async function doctorCommand(args: string[], io: CliIo): Promise<number> 
   for (const pin of PINNED_APPS_HOSTS) io.out(`  ${pin.host.padEnd(14)} ${version(pin.host).trimStart()}\n`);
   io.out("credentials (presence only):\n");
   for (const c of report.credentials) io.out(`  ${c.name.padEnd(20)} ${c.present ? "set" : "-"}\n`);
-  for (const line of report.problems) io.err(`conformance doctor: ${line}\n`);
+  for (const line of report.problems) io.err(`conformance doctor: ${hostText(line)}\n`);
   return code;
 }

@@ -11,6 +11,7 @@ import { artifactsOf } from "./artifacts.ts";
 import { writeFileAtomic } from "./atomic_write.ts";
 import { boardGrid, STATUS_MARK } from "./board_grid.ts";
 import { redact, redactResult } from "./redact.ts";
+import { stripControls } from "./sanitize.ts";
 import type { Reporter, TextSink } from "./reporter.ts";
 import type { RunReport } from "./schema.ts";
 
@@ -19,7 +20,8 @@ export const HTML_REPORT_FILE = "report.html";
 
 /** Escapes text for HTML element content and double- or single-quoted attribute values. */
 export function escapeHtml(text: string): string {
-  return HAS_HTML_SPECIAL.test(text) ? text.replace(HTML_SPECIAL, (char) => HTML_ENTITY[char]!) : text;
+  const clean = stripControls(text);
+  return HAS_HTML_SPECIAL.test(clean) ? clean.replace(HTML_SPECIAL, (char) => HTML_ENTITY[char]!) : clean;
 }
 
 const HAS_HTML_SPECIAL = /[&<>"']/;
@@ -151,7 +153,9 @@ export function renderHtml(report: RunReport, secrets: readonly string[] = []): 
   );
   out.push('<h2>Board</h2><table id="board"><thead><tr><th>Test</th>');
   for (const host of grid.hosts) {
-    const version = host.version ? ` <span class="tag">${escapeHtml(host.version)}</span>` : "";
+    const version = host.version
+      ? ` <span class="tag">${escapeHtml(redact(host.version, secrets))}</span>`
+      : "";
     const testOnly = host.testOnly ? ' <span class="tag">test-only</span>' : "";
     out.push(`<th data-col="${escapeHtml(host.id)}">${escapeHtml(host.id)}${version}${testOnly}</th>`);
   }

@@ -45,10 +45,19 @@ export function serializeReport(report: RunReport, secrets: readonly string[] = 
   const clean: RunReport = {
     ...report,
     run,
+    hosts: report.hosts.map((host) =>
+      host.version ? { ...host, version: redact(host.version, secrets) } : host
+    ),
     results: report.results.map((result) => redactResult(result, secrets)),
   };
-  return `${JSON.stringify(clean, null, 2)}\n`;
+  // JSON.stringify escapes C0 controls but writes C1 (U+0080–U+009F) raw, which a terminal `cat` obeys.
+  return `${
+    JSON.stringify(clean, null, 2).replace(C1, (char) =>
+      `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`)
+  }\n`;
 }
+
+const C1 = /[\u0080-\u009f]/g;
 
 /** Writes the JSON report, with crash-safe checkpoints while the run goes on. */
 export class JsonReporter implements Reporter {

@@ -18,7 +18,7 @@ import { join } from "node:path";
 import { compare, expectedLabel, type TestResult } from "../outcome.ts";
 import { artifactsOf } from "./artifacts.ts";
 import { writeFileAtomic } from "./atomic_write.ts";
-import { redactResult } from "./redact.ts";
+import { redact, redactResult } from "./redact.ts";
 import type { Reporter, TextSink } from "./reporter.ts";
 import type { RunReport } from "./schema.ts";
 import { escapeXmlText, openTag } from "./xml.ts";
@@ -62,7 +62,7 @@ export function renderJunit(report: RunReport, secrets: readonly string[] = []):
     for (const key of Object.keys(total) as (keyof Counts)[]) total[key] += counts[key];
     const properties = [
       ["host.kind", host.kind],
-      ["host.version", host.version ?? ""],
+      ["host.version", redact(host.version ?? "", secrets)],
       ["host.testOnly", String(host.testOnly ?? false)],
       ["suite.revision", report.run.suite],
       ["harness.version", report.run.harness],

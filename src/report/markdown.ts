@@ -8,6 +8,8 @@
 import { join } from "node:path";
 import { writeFileAtomic } from "./atomic_write.ts";
 import { boardGrid, type BoardRow } from "./board_grid.ts";
+import { redact } from "./redact.ts";
+import { stripControls } from "./sanitize.ts";
 import type { Reporter, TextSink } from "./reporter.ts";
 import type { ReportHost, RunReport } from "./schema.ts";
 
@@ -49,7 +51,7 @@ export function renderBoardMarkdown(report: RunReport, options: BoardMarkdownOpt
       "",
     );
   } else {
-    lines.push(`| Test | ${grid.hosts.map(hostHeader).join(" | ")} |`);
+    lines.push(`| Test | ${grid.hosts.map((host) => hostHeader(host, options.secrets ?? [])).join(" | ")} |`);
     lines.push(`| --- | ${grid.hosts.map(() => ":-:").join(" | ")} |`);
     for (const [index, row] of grid.rows.entries()) {
       const cells = row.cells.map((cell) => {
@@ -85,7 +87,9 @@ export function renderBoardMarkdown(report: RunReport, options: BoardMarkdownOpt
   // The test titles come after the reasons, as footnotes `t<row>` so their numbers never clash.
   const titles = grid.hosts.length === 0 ? [] : grid.rows.flatMap((row, index) => {
     const title = titleOf(row);
-    return title === undefined ? [] : [`[^t${index + 1}]: ${escapeMarkdown(title)}`];
+    return title === undefined
+      ? []
+      : [`[^t${index + 1}]: ${escapeMarkdown(redact(title, options.secrets ?? []))}`];
   });
   lines.push(...titles);
   if (grid.footnotes.length + titles.length > 0) lines.push("");
@@ -97,14 +101,14 @@ function titleOf(row: BoardRow): string | undefined {
   return row.cells.find((cell) => cell?.result.title)?.result.title;
 }
 
-function hostHeader(host: ReportHost): string {
-  const version = host.version ? ` ${escapeMarkdown(host.version)}` : "";
+function hostHeader(host: ReportHost, secrets: readonly string[]): string {
+  const version = host.version ? ` ${escapeMarkdown(redact(host.version, secrets))}` : "";
   return `${escapeMarkdown(host.id)}${version}`;
 }
 
 /** Escapes text for inline markdown in a table cell or paragraph: one line, no markup, no raw HTML. */
 export function escapeMarkdown(text: string): string {
-  return text
+  return stripControls(text)
     .replace(/\r?\n|\r/g, " ")
     .replace(/&/g, "&amp;")
     .replace(/</g, "&lt;")
@@ -114,7 +118,7 @@ export function escapeMarkdown(text: string): string {
 
 /** Text for inside a code span: one line, no backticks or pipes (which would end the span or the cell). */
 function code(text: string): string {
-  return text.replace(/\r?\n|\r/g, " ").replace(/`/g, "'").replace(/\|/g, "¦");
+  return stripControls(text).replace(/\r?\n|\r/g, " ").replace(/`/g, "'").replace(/\|/g, "¦");
 }
 
 /** Options of {@linkcode MarkdownReporter}. */

@@ -1,6 +1,6 @@
 /**
  * Reports: the `conformance-report/1` JSON document and the formats built from it (pretty progress, JUnit,
- * the markdown board, HTML), merging shard and host reports, diffing two reports, and secret redaction.
+ * the markdown board, HTML), merging shard and host reports, diffing two reports, secret redaction and control-character marking.
  * Imports only the outcome model.
  *
  * @module
@@ -9,6 +9,7 @@ export * from "./schema.ts";
 export * from "./report_error.ts";
 export * from "./reporter.ts";
 export * from "./redact.ts";
+export * from "./sanitize.ts";
 export * from "./atomic_write.ts";
 export * from "./board_grid.ts";
 export * from "./pretty.ts";

@@ -12,6 +12,7 @@ import { STATUS_MARK } from "./board_grid.ts";
 import { join } from "node:path";
 import { artifactsOf } from "./artifacts.ts";
 import { redact } from "./redact.ts";
+import { stripControls } from "./sanitize.ts";
 import type { Reporter, ReportPlan, TextSink } from "./reporter.ts";
 import type { RunReport } from "./schema.ts";
 import { formatSkipGroups, groupSkips } from "./skip_reasons.ts";
@@ -124,7 +125,7 @@ export class PrettyReporter implements Reporter {
       this.#options.out.write("\n");
     }
     const skips = formatSkipGroups(groupSkips(report.results));
-    if (skips !== null) this.#options.out.write(`${this.#style("gray", skips)}\n`);
+    if (skips !== null) this.#options.out.write(`${this.#style("gray", stripControls(skips))}\n`);
     this.#options.out.write(`${this.summaryLine(report)}\n`);
     return Promise.resolve();
   }
@@ -163,7 +164,9 @@ export class PrettyReporter implements Reporter {
     const status = result.status.padEnd(7);
     const head = this.#style(STATUS_STYLE[result.status], `${STATUS_MARK[result.status]} ${status}`);
     const message = firstLine(redact(result.message, this.#options.secrets));
-    const title = result.title ? ` ${this.#style("gray", `· ${firstLine(result.title)}`)}` : "";
+    const title = result.title
+      ? ` ${this.#style("gray", `· ${firstLine(redact(result.title, this.#options.secrets))}`)}`
+      : "";
     let line = `${head} ${result.host.padEnd(this.#hostWidth)}  ${result.test}${title}  ${
       this.#style("gray", formatDuration(result.durationMs))
     }`;
@@ -194,7 +197,9 @@ export class PrettyReporter implements Reporter {
   #replay(result: TestResult): string[] {
     const lines: string[] = [];
     const command = this.#options.rerun?.(result) ?? null;
-    if (command !== null) lines.push(`rerun: ${redact(command, this.#options.secrets)}`);
+    if (command !== null) {
+      lines.push(`rerun: ${stripControls(redact(command, this.#options.secrets), { singleLine: true })}`);
+    }
     const artifacts = artifactsOf(result);
     if (artifacts.length > 0) {
       const outDir = this.#options.outDir;
@@ -270,8 +275,9 @@ function consoleColumns(): number {
   }
 }
 
+/** The first line of text a host may control, its escape sequences and controls marked, at most 200 chars. */
 function firstLine(text: string): string {
-  const line = text.split(/\r?\n/, 1)[0] ?? "";
+  const line = stripControls(text.split(/\r?\n/, 1)[0] ?? "", { singleLine: true });
   return line.length > 200 ? `${line.slice(0, 199)}…` : line;
 }
 

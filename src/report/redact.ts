@@ -101,13 +101,14 @@ export function redactValue(value: unknown, literals: readonly string[] = []): u
   return value;
 }
 
-/** A result with its message and details redacted. */
+/** A result with every text field (message, title, reasons, …) and its details redacted. */
 export function redactResult(result: TestResult, literals: readonly string[] = []): TestResult {
-  return {
-    ...result,
-    message: redact(result.message, literals),
-    details: redactValue(result.details, literals) as Record<string, unknown>,
-  };
+  const out: Record<string, unknown> = { ...result };
+  for (const [key, value] of Object.entries(result)) {
+    if (typeof value === "string") out[key] = redact(value, literals);
+  }
+  out.details = redactValue(result.details, literals);
+  return out as unknown as TestResult;
 }
 
 /** Environment variable names whose values are credentials. */

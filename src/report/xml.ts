@@ -1,9 +1,11 @@
 /**
  * XML text and attribute escaping for the JUnit report. Characters XML 1.0 cannot carry at all (most C0
- * controls, lone surrogates, U+FFFE/U+FFFF) are removed, since no escape makes them legal.
+ * controls, lone surrogates, U+FFFE/U+FFFF) are removed, since no escape makes them legal; escape sequences
+ * and the controls XML would allow (C1) are marked first by `stripControls` (src/report/sanitize.ts).
  *
  * @module
  */
+import { stripControls } from "./sanitize.ts";
 
 // The control characters are the point: XML 1.0 forbids them.
 // deno-lint-ignore no-control-regex
@@ -31,7 +33,8 @@ const ENTITY: Record<string, string> = {
 
 /** Removes characters that are not allowed anywhere in an XML 1.0 document. */
 export function stripInvalidXml(text: string): string {
-  return MAYBE_INVALID.test(text) ? text.replace(INVALID_XML, "") : text;
+  const clean = stripControls(text);
+  return MAYBE_INVALID.test(clean) ? clean.replace(INVALID_XML, "") : clean;
 }
 
 /**

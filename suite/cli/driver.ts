@@ -9,6 +9,8 @@ import type { CliHostEntry, HostEntry } from "../../src/host.ts";
 import { isFailing, type Outcome } from "../../src/outcome.ts";
 import type { ResultSink, RunSettings, SuiteDriver, TestCase } from "../../src/suite.ts";
 import { tierOf } from "../../src/suite.ts";
+import { redact } from "../../src/report/redact.ts";
+import { stripControls } from "../../src/report/sanitize.ts";
 import { observe } from "./observe.ts";
 import { recordStreams, saveRecordings, type StreamRecording } from "./stream_record.ts";
 import { CLI_TIERS, type CliTier, DEFAULT_TEST_TIMEOUT_MS } from "./tiers.ts";
@@ -162,7 +164,11 @@ async function hostVersion(entry: CliHostEntry, settings: RunSettings): Promise<
       wallTimeoutMs: 15_000,
       onStdoutLine: (line) => void (first ??= line.trim() || null),
     });
-    return observation.exitCode === 0 ? first : null;
+    // The line is the host's own output, stamped on every report: redacted and marked like its messages (the
+    // writers redact it again with the run's literal secrets).
+    return observation.exitCode === 0 && first !== null
+      ? stripControls(redact(first), { singleLine: true })
+      : null;
   } catch {
     return null;
   }

@@ -132,28 +132,31 @@ Deno.test({
       assert.deepEqual([stale.tag, stale.type], ["failure", "STALE_EXPECTATION"]);
     });
 
-    await t.step("markup is escaped and characters XML cannot carry are dropped", async () => {
-      const nasty = "a <b> & \"c\" 'd' ]]> \u0000\u0007\u001b[31m\uFFFE\uD800 end\nline two\ttab";
-      const input = report([
-        result('host"<&>', 'cli/scripted/<weird>&"name"', "FAIL", {
-          message: nasty,
-          details: { raw: "\u0001</failure>" },
-        }),
-        result('host"<&>', "cli/scripted/skipped", "SKIP", { message: nasty }),
-      ]);
-      const xml = parsed(await parseXml(page, renderJunit(input)));
-      const suite = xml.suites[0]!;
-      assert.equal(suite.attrs.name, 'host"<&>');
-      const testCase = suite.cases[0]!;
-      assert.equal(testCase.name, 'cli/scripted/<weird>&"name"');
-      assert.equal(testCase.outcome?.message, "FAIL: a <b> & \"c\" 'd' ]]> [31m end");
-      assert.ok(
-        testCase.outcome?.text.startsWith("a <b> & \"c\" 'd' ]]> [31m end\nline two\ttab\ndetails: "),
-      );
-      assert.ok(testCase.outcome?.text.includes("</failure>"));
-      // Line breaks and tabs in an attribute survive attribute-value normalisation.
-      assert.equal(suite.cases[1]!.outcome?.message, "a <b> & \"c\" 'd' ]]> [31m end\nline two\ttab");
-    });
+    await t.step(
+      "markup is escaped, controls are marked, characters XML cannot carry are dropped",
+      async () => {
+        const nasty = "a <b> & \"c\" 'd' ]]> \u0000\u0007\u001b[31m\uFFFE\uD800 end\nline two\ttab";
+        const input = report([
+          result('host"<&>', 'cli/scripted/<weird>&"name"', "FAIL", {
+            message: nasty,
+            details: { raw: "\u0001</failure>" },
+          }),
+          result('host"<&>', "cli/scripted/skipped", "SKIP", { message: nasty }),
+        ]);
+        const xml = parsed(await parseXml(page, renderJunit(input)));
+        const suite = xml.suites[0]!;
+        assert.equal(suite.attrs.name, 'host"<&>');
+        const testCase = suite.cases[0]!;
+        assert.equal(testCase.name, 'cli/scripted/<weird>&"name"');
+        assert.equal(testCase.outcome?.message, "FAIL: a <b> & \"c\" 'd' ]]> ␀␇␛ end");
+        assert.ok(
+          testCase.outcome?.text.startsWith("a <b> & \"c\" 'd' ]]> ␀␇␛ end\nline two\ttab\ndetails: "),
+        );
+        assert.ok(testCase.outcome?.text.includes("</failure>"));
+        // Line breaks and tabs in an attribute survive attribute-value normalisation.
+        assert.equal(suite.cases[1]!.outcome?.message, "a <b> & \"c\" 'd' ]]> ␀␇␛ end\nline two\ttab");
+      },
+    );
   },
 });
 
