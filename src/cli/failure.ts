@@ -9,6 +9,7 @@
 import { EXIT, exitCodeOf, UsageProblems } from "../errors.ts";
 import { oneLine } from "../file_errors.ts";
 import { explainRefusal } from "../permissions.ts";
+import { stripControls } from "../report/sanitize.ts";
 
 /** The line to print (without the `conformance: ` prefix) and the exit code for `error`. */
 export function describeFailure(error: unknown): { line: string; exitCode: number; internal: boolean } {
@@ -18,11 +19,12 @@ export function describeFailure(error: unknown): { line: string; exitCode: numbe
   }
   const refusal = explainRefusal(error);
   if (refusal !== null) return { line: refusal, exitCode: EXIT.usage, internal: false };
-  const message = error instanceof Error ? error.message : String(error);
+  // A message can quote what a host or an input file printed: the terminal gets it with its controls marked.
+  const message = stripControls(error instanceof Error ? error.message : String(error));
   // Each problem of a list is its own line, prefixed like the first.
   if (error instanceof UsageProblems) {
     return {
-      line: error.problems.map(oneLine).join("\nconformance: "),
+      line: error.problems.map((problem) => stripControls(oneLine(problem))).join("\nconformance: "),
       exitCode: EXIT.usage,
       internal: false,
     };
