@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { groupAlive, signalGroup } from "../../src/exec/process_group.ts";
+import { groupAlive, signalGroup, trackGroup } from "../../src/exec/process_group.ts";
 import { chromiumPath, waitGroupGone } from "../../src/runner/chromium.ts";
 
 /** How to start the app. */
@@ -94,6 +94,8 @@ export async function startCdpProcess(options: CdpProcessOptions): Promise<CdpPr
     detached: true,
   }).spawn();
   const pid = child.pid;
+  // No Playwright launch here, so no Playwright signal handlers; a second Ctrl-C finds the group in the registry.
+  const untrack = trackGroup(pid);
   let exited = false;
   const status = child.status.then((value) => {
     exited = true;
@@ -106,6 +108,7 @@ export async function startCdpProcess(options: CdpProcessOptions): Promise<CdpPr
       if (await groupAlive(pid)) signalGroup(pid, "SIGTERM");
       await waitGroupGone(pid, 10_000);
       await status;
+      untrack();
       if (temporary) await Deno.remove(userDataDir, { recursive: true }).catch(() => {});
     })();
     return closed;

@@ -34,6 +34,7 @@ import { createReporters, ReporterGroup } from "../report/create.ts";
 import { REPORTER_NAMES, type ReporterName } from "../report/reporter.ts";
 import { redact, secretsFromEnv } from "../report/redact.ts";
 import { readableEnv } from "../exec/env.ts";
+import { killLiveGroups } from "../exec/process_group.ts";
 import { REPORT_SCHEMA, type RunReport } from "../report/schema.ts";
 import { summarize, type TestResult } from "../outcome.ts";
 import { HARNESS_VERSION, SUITE_REVISION } from "../version.ts";
@@ -287,7 +288,12 @@ export async function runConformance(
   // harness by default and leaving them behind.
   let signalExit: number | null = null;
   const onSignal = (code: number) => () => {
-    if (signalExit === null) signalExit = code;
+    if (signalExit !== null) {
+      // A second signal is the user's "now": every host group goes at once, and the reports written so far stand.
+      killLiveGroups();
+      Deno.exit(signalExit);
+    }
+    signalExit = code;
     controller.abort();
   };
   const listeners = [["SIGINT", onSignal(EXIT.interrupted)], ["SIGTERM", onSignal(EXIT.terminated)]] as const;

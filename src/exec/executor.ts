@@ -18,7 +18,7 @@ import { BASELINE_ENV_ALLOW, projectEnv, readEnv } from "./env.ts";
 import type { HostInvocation, StreamShape } from "./host_runner.ts";
 import { DEFAULT_MAX_LINE_BYTES, forEachLine, type Line } from "./line_reader.ts";
 import type { Observation, StopReason, Violation } from "./observation.ts";
-import { groupAlive, killGroup } from "./process_group.ts";
+import { groupAlive, killGroup, trackGroup } from "./process_group.ts";
 import { explainRefusal } from "../permissions.ts";
 import { HarnessError } from "../errors.ts";
 
@@ -46,13 +46,19 @@ export interface ExecuteOptions {
   readonly startupTimeoutMs?: number;
   /** After the terminal event or EOF, how long the process may take to exit before its group is killed. */
   readonly postStreamGraceMs?: number;
-  /** Between SIGTERM and SIGKILL. 0 sends SIGKILL at once. Default 2 000. */
+  /**
+   * Between SIGTERM and SIGKILL. 0 sends SIGKILL at once. Default 2 000. Once {@linkcode signal} aborts, at
+   * most `ABORT_KILL_GRACE_MS` (src/exec/process_group.ts), however long this is.
+   */
   readonly killGraceMs?: number;
   /** How long to poll for the group to be gone after the last signal. Default 5 000. */
   readonly verifyGoneMs?: number;
   /** Longest stdout or stderr line accepted, in bytes. Default 8 MiB. */
   readonly maxLineBytes?: number;
-  /** Aborting it stops the run like {@linkcode RunControl.abort}. */
+  /**
+   * Aborting it stops the run like {@linkcode RunControl.abort}, in every wait: before the terminal, in the
+   * post-terminal grace and in the kill grace.
+   */
   readonly signal?: AbortSignal;
   /** The parent environment to project from. Default: the variables the projection keeps ({@linkcode readEnv}). */
   readonly parentEnv?: Readonly<Record<string, string>>;
@@ -173,13 +179,38 @@ async function run(
     });
   }
   const pgid = child.pid;
+  const untrack = trackGroup(pgid);
+  try {
+    return await watch(child, options, { limits, base, violate, started });
+  } finally {
+    untrack();
+  }
+}
+
+/** What {@linkcode watch} needs of the run that spawned the child. */
+interface Watched {
+  readonly limits: typeof DEFAULTS;
+  readonly base: Omit<Collected, "started" | "stdoutLines" | "stdoutBytes" | "exitCode" | "signal">;
+  readonly violate: (violation: Violation) => void;
+  readonly started: number;
+}
+
+/** Reads, times and ends a spawned host; the group stays tracked for a second Ctrl-C until this returns. */
+async function watch(
+  child: Deno.ChildProcess,
+  options: ExecuteOptions,
+  { limits, base, violate, started }: Watched,
+): Promise<Observation> {
+  const { events, stderr, hostStderr, violations, dropped } = base;
+  const pgid = child.pid;
 
   let stopped: StopReason | null = null;
   let streamDone = false;
   let signalStop!: () => void;
   const stopRequested = new Promise<"stop">((resolve) => signalStop = () => resolve("stop"));
   const stop = (why: StopReason) => {
-    if (stopped !== null || streamDone) return;
+    // After the stream, only an abort still counts: it cuts the post-terminal grace short.
+    if (stopped !== null || (streamDone && why !== "abort")) return;
     stopped = why;
     signalStop();
   };
@@ -287,7 +318,11 @@ async function run(
   let groupGone = false;
   const kill = async () => {
     killed = true;
-    groupGone = await killGroup(pgid, { graceMs: limits.killGraceMs, verifyMs: limits.verifyGoneMs });
+    groupGone = await killGroup(pgid, {
+      graceMs: limits.killGraceMs,
+      verifyMs: limits.verifyGoneMs,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
   };
 
   const first = await Promise.race([terminalReached, stdoutDone, stopRequested]);
@@ -297,8 +332,9 @@ async function run(
     const exited = await Promise.race([
       child.status.then(() => "exited" as const),
       delay(limits.postStreamGraceMs),
+      stopRequested,
     ]);
-    if (exited === "late") await kill();
+    if (exited !== "exited") await kill();
   } else {
     await kill();
   }

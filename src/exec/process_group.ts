@@ -86,28 +86,78 @@ async function memberStates(pgid: number): Promise<string[] | null> {
   }
 }
 
-/** Polls until the group is gone or `timeoutMs` passes. Resolves to whether it is gone. */
-export async function waitGroupGone(pgid: number, timeoutMs: number): Promise<boolean> {
-  const deadline = performance.now() + timeoutMs;
-  for (let delay = 5;; delay = Math.min(delay * 2, 100)) {
-    if (!(await groupAlive(pgid))) return true;
-    if (performance.now() >= deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, delay));
+/**
+ * Between SIGTERM and SIGKILL once the run is aborted (Ctrl-C, SIGTERM): short and never scaled by
+ * `--timeout-multiplier`, so an interrupt ends every host within a second however patient the run was.
+ */
+export const ABORT_KILL_GRACE_MS = 200;
+
+/**
+ * Polls until the group is gone or `timeoutMs` passes. Resolves to whether it is gone. Once `signal` aborts,
+ * at most {@linkcode ABORT_KILL_GRACE_MS} more is waited.
+ */
+export async function waitGroupGone(pgid: number, timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
+  let deadline = performance.now() + timeoutMs;
+  const shorten = () => deadline = Math.min(deadline, performance.now() + ABORT_KILL_GRACE_MS);
+  if (signal?.aborted) shorten();
+  signal?.addEventListener("abort", shorten, { once: true });
+  try {
+    for (let delay = 5;; delay = Math.min(delay * 2, 100)) {
+      if (!(await groupAlive(pgid))) return true;
+      if (performance.now() >= deadline) return false;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(delay, deadline - performance.now())));
+    }
+  } finally {
+    signal?.removeEventListener("abort", shorten);
   }
+}
+
+/** Options of {@linkcode killGroup}. Times are in milliseconds. */
+export interface KillGroupOptions {
+  /** Between SIGTERM and SIGKILL; 0 sends SIGKILL at once. */
+  readonly graceMs: number;
+  /** How long to poll for the group to be gone after SIGKILL. */
+  readonly verifyMs: number;
+  /** The run's abort: once aborted, the grace is cut to {@linkcode ABORT_KILL_GRACE_MS}. */
+  readonly signal?: AbortSignal;
 }
 
 /**
  * Ends the whole group: SIGTERM, wait up to `graceMs` for it to go, then SIGKILL and wait again up to
  * `verifyMs`. Resolves to whether the group is gone. `graceMs` 0 sends SIGKILL at once.
  */
-export async function killGroup(
-  pgid: number,
-  options: { graceMs: number; verifyMs: number },
-): Promise<boolean> {
-  if (options.graceMs > 0) {
+export async function killGroup(pgid: number, options: KillGroupOptions): Promise<boolean> {
+  const graceMs = options.signal?.aborted ? Math.min(options.graceMs, ABORT_KILL_GRACE_MS) : options.graceMs;
+  if (graceMs > 0) {
     if (!signalGroup(pgid, "SIGTERM")) return await waitGroupGone(pgid, options.verifyMs);
-    if (await waitGroupGone(pgid, options.graceMs)) return true;
+    if (await waitGroupGone(pgid, graceMs, options.signal)) return true;
   }
   signalGroup(pgid, "SIGKILL");
   return await waitGroupGone(pgid, options.verifyMs);
+}
+
+const liveGroups = new Set<number>();
+
+/**
+ * Records `pgid` as a group the harness started and has not yet seen gone, for {@linkcode killLiveGroups}.
+ * Returns the function that forgets it again.
+ */
+export function trackGroup(pgid: number): () => void {
+  liveGroups.add(pgid);
+  return () => liveGroups.delete(pgid);
+}
+
+/**
+ * SIGKILLs every group recorded by {@linkcode trackGroup}, synchronously: a second Ctrl-C ends the harness at
+ * once, and must not leave a host behind it.
+ */
+export function killLiveGroups(): void {
+  for (const pgid of liveGroups) {
+    try {
+      signalGroup(pgid, "SIGKILL");
+    } catch {
+      // Already gone, or not ours to signal any more: nothing left to do for it.
+    }
+  }
+  liveGroups.clear();
 }

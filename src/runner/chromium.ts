@@ -7,7 +7,12 @@
 import type { Browser } from "playwright-core";
 import { loadPlaywright } from "./playwright.ts";
 // Through the kill binary where Deno.kill is refused (the harness's permission set, src/permissions.ts).
-import { groupAlive, signalGroup, waitGroupGone as waitUntilGone } from "../exec/process_group.ts";
+import {
+  groupAlive,
+  signalGroup,
+  trackGroup,
+  waitGroupGone as waitUntilGone,
+} from "../exec/process_group.ts";
 import { readEnv, RUN_ID_ENV } from "../exec/env.ts";
 
 /**
@@ -42,6 +47,13 @@ export const BROWSER_ENV: readonly string[] = [
   "TMPDIR",
   RUN_ID_ENV,
 ];
+
+/** Launch options that leave SIGINT, SIGTERM and SIGHUP to the harness: pass them to every Playwright launch. */
+export const PLAYWRIGHT_SIGNALS_OFF = {
+  handleSIGINT: false,
+  handleSIGTERM: false,
+  handleSIGHUP: false,
+} as const;
 
 const CANDIDATES = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"];
 
@@ -103,11 +115,15 @@ export async function launchChromium(options: LaunchOptions = {}): Promise<Launc
     // An explicit environment, so Playwright does not list the harness's (refused under its env permission).
     env: { ...readEnv(BROWSER_ENV), XDG_CONFIG_HOME: configDir },
     host: "127.0.0.1",
+    // The harness alone handles signals: Playwright's handlers would exit with 130 before the reports are
+    // written. The run's abort closes the browser through the hosts' teardown, a second Ctrl-C kills its group.
+    ...PLAYWRIGHT_SIGNALS_OFF,
   }).catch(async (error) => {
     await Deno.remove(configDir, { recursive: true }).catch(() => {});
     throw error;
   });
   const pid = server.process().pid ?? -1;
+  const untrack = pid > 1 ? trackGroup(pid) : () => false;
   const survivors = () => leftovers(pid, configDir);
   let closed: Promise<void> | null = null;
   const close = () => {
@@ -124,6 +140,7 @@ export async function launchChromium(options: LaunchOptions = {}): Promise<Launc
         }
       }
       await Promise.all([server.kill().catch(() => {}), waitGone(survivors, 10_000)]);
+      untrack();
       await Deno.remove(configDir, { recursive: true }).catch(() => {});
     })();
     return closed;
