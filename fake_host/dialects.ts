@@ -1,6 +1,6 @@
 /**
- * The wire shapes the fake host can speak: for each dialect, the stdout (and stderr) lines a directive becomes,
- * following research/cli-hosts.md §3.1. `claude` is the default and the shape the `fake` hosts declare.
+ * The wire shapes the fake host can speak: for each dialect, the stdout (and stderr) lines a directive becomes.
+ * `claude` is the default and the shape the `fake` hosts declare.
  *
  * @module
  */

@@ -1,13 +1,13 @@
 /**
  * The fake host's directive language: a script fenced by `@@fake` … `@@end` inside the prompt, one directive a
- * line (research/cli-hosts.md §6.7, plus `dialect=`, `retry`, `flood`, `stdin` and `bytes HEX`, a stdout line
+ * line (the little-loops directive set, plus `dialect=`, `retry`, `flood`, `stdin` and `bytes HEX`, a stdout line
  * given as hex so a script can emit bytes that are not UTF-8). Terminal discipline is
  * checked here, at parse time, so a script that could never be a valid host stream is rejected up front.
  *
  * @module
  */
 
-/** Wire shapes the fake can speak (research/cli-hosts.md §3.1). */
+/** Wire shapes the fake can speak. */
 export const FAKE_DIALECTS = ["claude", "codex", "gemini", "opencode", "pi", "kimi", "qwen"] as const;
 
 /** One of {@linkcode FAKE_DIALECTS}. */

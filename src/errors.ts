@@ -5,7 +5,7 @@
  * @module
  */
 
-/** Exit codes of the `conformance` command (DESIGN.md). */
+/** Exit codes of the `conformance` command (README, "Exit codes"). */
 export const EXIT = {
   /** Every result as expected. */
   ok: 0,

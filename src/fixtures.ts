@@ -4,7 +4,7 @@
  * `_meta.ui`, CSP domains and payloads. Pure data and pure helpers: importable from the browser bundle.
  *
  * Control origins: `declared` (A) is the origin every CSP allow-check uses, `undeclared` (B) the one every
- * block-check uses (research §7.5). Locally they are two loopback ports serving {@linkcode controlFixture};
+ * block-check uses. Locally they are two loopback ports serving {@linkcode controlFixture};
  * on real hosts A is a reachable public origin and B any other origin.
  *
  * The values match what `src/server/fixtures.ts` registers; the server should import them from here.

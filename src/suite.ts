@@ -11,7 +11,7 @@ import type { Outcome } from "./outcome.ts";
 /** The two test families. */
 export type SuiteId = "cli" | "apps";
 
-/** One test as planned: its id follows DESIGN.md ("cli/<tier>/<name>", "apps/<area>/<name>"). */
+/** One test as planned: its id follows the README's test ids ("cli/<tier>/<name>", "apps/<area>/<name>"). */
 export interface TestCase {
   readonly id: string;
   /** A human title for reports; defaults to the id. */

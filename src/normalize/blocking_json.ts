@@ -1,5 +1,5 @@
 /**
- * The blocking-JSON golden path: one document on stdout, not a line stream (research/cli-hosts.md §3.3).
+ * The blocking-JSON golden path: one document on stdout, not a line stream.
  * claude prints one `result` object, gemini one pretty-printed `{session_id, response, stats, error?}` object,
  * qwen one JSON array of its stream messages whose `result` element is the outcome.
  *

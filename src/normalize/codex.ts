@@ -1,5 +1,5 @@
 /**
- * The codex `exec --json` dialect (research/cli-hosts.md §3.1, §3.3). codex has no init event: its first line
+ * The codex `exec --json` dialect. codex has no init event: its first line
  * `thread.started` becomes a synthetic `init` carrying the thread id and the model named in argv. Terminal:
  * `turn.completed` (success, with run usage) or `turn.failed`. Top-level `error` lines are non-terminal:
  * `Reconnecting…` notices become `retry`, anything else `error`.

@@ -1,7 +1,6 @@
 /**
- * The shared event set every agent-CLI stream is normalised into (DESIGN.md, "Normalised agent-CLI events";
- * research/cli-hosts.md §3.2). One raw stdout line may yield several events; events a normaliser invents
- * (a stand-in `init`, an EOF terminal) carry `synthetic: true`.
+ * The shared event set every agent-CLI stream is normalised into. One raw stdout line may yield several
+ * events; events a normaliser invents (a stand-in `init`, an EOF terminal) carry `synthetic: true`.
  *
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * The gemini `stream-json` dialect (research/cli-hosts.md §3.1, §3.3). Event-terminal: one `result` whose
+ * The gemini `stream-json` dialect. Event-terminal: one `result` whose
  * `status` is the outcome and whose `stats` are the run's usage. A failure before the stream starts leaves
  * stdout empty (exit 41 and friends); that missing terminal is a finding, not papered over. Assistant text
  * arrives as deltas.

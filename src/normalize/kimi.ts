@@ -1,5 +1,5 @@
 /**
- * The kimi-code `stream-json` dialect (research/cli-hosts.md §3.1, §3.3): OpenAI-style `{role, …}` lines.
+ * The kimi-code `stream-json` dialect: OpenAI-style `{role, …}` lines.
  * `meta:system.version` is the init (no session, no model); `meta:session.resume_hint` ends a successful run.
  * Without it, EOF yields a synthetic error terminal whose reason is the last stderr line and the exit code
  * (kimi reports failures only on stderr). The stream carries no usage.

@@ -1,5 +1,5 @@
 /**
- * The opencode `run --format json` dialect (research/cli-hosts.md §3.1, §3.3). 1.18.33 has no init and no
+ * The opencode `run --format json` dialect. 1.18.33 has no init and no
  * terminal event: the first line yields a synthetic `init` (session id from the line, model from argv), and
  * EOF yields a synthetic `terminal`: success when the process exited 0 and no `error` line was seen. Newer
  * builds end with `done`, which is translated instead. Usage is per step (`step_finish`).

@@ -1,5 +1,5 @@
 /**
- * The pi / omp `--mode json` dialect (research/cli-hosts.md §3.1, §3.3). The `session` header is the init.
+ * The pi / omp `--mode json` dialect. The `session` header is the init.
  * The terminal needs lookahead: every `agent_end` is held as a candidate, dropped when an `auto_retry_start`
  * follows (the run is being retried), and confirmed at EOF; `auto_retry_end{success:false}` ends the run in
  * error at once. Status comes from the last assistant `stopReason` (stop → success, error → error, aborted →

@@ -1,5 +1,5 @@
 /**
- * The qwen `stream-json` dialect (research/cli-hosts.md §3.1, §3.3): claude's envelope, so assistant and user
+ * The qwen `stream-json` dialect: claude's envelope, so assistant and user
  * lines go through the claude normaliser. Differences handled here: `qwen_code_version` in the init; the error
  * `result` carries `error: {message}` as an object (its message becomes the terminal reason, never a
  * stringified object); `system/retry` (undocumented, seen after a broken model stream) is a `retry`;

@@ -1,6 +1,6 @@
 /**
  * The `cli/scripted/*` table: each row is a fake-host script, the run options, and the observation the
- * executor must report. The first eight are the little-loops seed cases (research/cli-hosts.md §6.8); the
+ * executor must report. The first eight are the little-loops seed cases; the
  * rest reproduce failure shapes of real CLIs (§4, §6.11).
  *
  * @module

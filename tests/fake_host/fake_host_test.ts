@@ -46,7 +46,7 @@ Deno.test("the default script answers OK in claude stream-json; exit, stderr and
   assert.deepEqual([failing.code, failing.stdout, failing.stderr], [41, "", "no auth\n"]);
 });
 
-/** Per dialect: the marker of the first line, and of the success terminal line (research §3.1). */
+/** Per dialect: the marker of the first line, and of the success terminal line. */
 const SHAPES: Record<string, { first: Record<string, unknown>; last: Record<string, unknown> }> = {
   claude: { first: { type: "system", subtype: "init" }, last: { type: "result", is_error: false } },
   qwen: { first: { type: "system", subtype: "init", permission_mode: "yolo" }, last: { type: "result" } },

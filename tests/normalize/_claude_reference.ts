@@ -3,7 +3,7 @@
  * so the property tests can prove the optimised one (src/normalize/claude.ts) gives byte-identical events.
  * Not used outside tests.
  *
- * The claude `stream-json` dialect (research/cli-hosts.md §3.1, §3.3), which is also the fake host's default
+ * The claude `stream-json` dialect, which is also the fake host's default
  * wire shape. Event-terminal: exactly one `result` ends the stream; a missing one is left missing (a finding
  * for the contract, never papered over at EOF).
  *

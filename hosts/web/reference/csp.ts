@@ -1,7 +1,7 @@
 /**
  * The reference host's Content-Security-Policy for the sandbox proxy, sent as an HTTP header so the View (an
  * `about:blank` frame that inherits the proxy's policy container) cannot remove it. Built from the declared
- * domains exactly as the spec constructs it (research §2.6), with the spec's restrictive default when nothing
+ * domains exactly as the spec constructs it, with the spec's restrictive default when nothing
  * is declared, no `'unsafe-eval'`, and every domain validated as an origin so a hostile string cannot inject
  * a directive.
  *

@@ -1,6 +1,6 @@
 /**
  * The reference host page (browser entry, bundled with esbuild): a strictly conformant MCP Apps host built on
- * ext-apps `AppBridge` (research §4.5). One MCP client per page; each `launch` renders the suite through the
+ * ext-apps `AppBridge`. One MCP client per page; each `launch` renders the suite through the
  * sandbox proxy on a distinct origin, with the visibility guard installed after `connect()` (trap T1). A
  * broken variant flips exactly one behaviour, named by `config.variant`.
  *

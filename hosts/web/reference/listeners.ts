@@ -1,5 +1,5 @@
 /**
- * The reference host's loopback listeners, all in this process (research §4.2): the host page on
+ * The reference host's loopback listeners, all in this process: the host page on
  * `127.0.0.1`, the sandbox proxy on `localhost` (a distinct origin and site), and the two CSP control
  * origins, plus the two conformance MCP servers (the second one for cross-server checks).
  *

@@ -1,5 +1,5 @@
 /**
- * The sandbox proxy page (research §4.4): the middle frame between the host page and the View, served on a
+ * The sandbox proxy page: the middle frame between the host page and the View, served on a
  * distinct origin with the View's CSP as an HTTP header. It creates the inner frame, announces itself with
  * `sandbox-proxy-ready`, writes the View's HTML on `sandbox-resource-ready`, and relays every other message both
  * ways, never forwarding the reserved `ui/notifications/sandbox-*` methods. The proxy's own broken variants

@@ -1,6 +1,6 @@
 /**
  * The broken variants of the reference host: each flips exactly one behaviour, so the suite must fail exactly
- * the tests that check it (mutation testing of the suite, research §7.3). A few are not broken at all but
+ * the tests that check it (mutation testing of the suite). A few are not broken at all but
  * legitimate layouts of real hosts (`passes`), which must PASS the tests they name. The host page and the sandbox proxy
  * read the switch by name; the table test holds each variant to its `fails` list.
  *

@@ -1,5 +1,5 @@
 /**
- * Which frame must carry which sandbox tokens (the spec's "Sandbox proxy" rules, research §2.5), judged on
+ * Which frame must carry which sandbox tokens (the spec's "Sandbox proxy" rules), judged on
  * the chain of frames `inspectFrame` reports from the host page (depth 0) down to the View (the deepest):
  *
  * - S1, "All View content MUST be rendered in sandboxed iframes": some frame from the host page down to the

@@ -1,6 +1,6 @@
 /**
  * The CSP checks (catalogue #46, one test per directive). Each block check runs next to its allow control
- * (research §7.5): a block counts only when the matching allow succeeds in the same test, so a dead network
+ * : a block counts only when the matching allow succeeds in the same test, so a dead network
  * or a dead control origin cannot read as a pass; a control the network lost makes the test not testable
  * (`_csp_checks.ts` holds the shared judgements).
  *

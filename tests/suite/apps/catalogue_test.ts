@@ -4,7 +4,7 @@ import { inRunOrder, phaseOf } from "../../../suite/apps/harness/test_api.ts";
 import { RESOURCE_URIS, TEARDOWN_TEST_IDS } from "../../../src/fixtures.ts";
 import { runTestId } from "../../../src/protocol.ts";
 
-/** The numbered catalogue of research §6.2–§6.8 (#1–#46, with #46 split per directive). */
+/** The numbered test catalogue the suite was planned from (#1–#46, with #46 split per directive). */
 const RESEARCH_IDS = [
   "lifecycle/initialize-result",
   "lifecycle/nothing-before-initialized",
