@@ -142,19 +142,7 @@ export const mockModelTier: CliTier = {
         );
       }
     }
-    if (path === "blocking-json" || path === "detached") {
-      const { observation, stdout } = await runStream(
-        runner,
-        path,
-        sandbox,
-        mock,
-        MOCK_RUN_TIMEOUT_MS * k,
-        signal,
-        user,
-      );
-      return judgeDocument(runner, path, observation, stdout.join("\n"), mock);
-    }
-    const { observation } = await runStream(
+    const { observation, stdout } = await runStream(
       runner,
       path,
       sandbox,
@@ -163,6 +151,9 @@ export const mockModelTier: CliTier = {
       signal,
       user,
     );
+    if (path === "blocking-json" || path === "detached") {
+      return judgeDocument(runner, path, observation, stdout.join("\n"), mock);
+    }
     const problems = streamProblems(runner, runner.streamShape, observation, mock);
     if (problems.must.length > 0) return fail(problems.must.join("; "), details(observation, mock));
     if (problems.should.length > 0) return warn(problems.should.join("; "), details(observation, mock));
