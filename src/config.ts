@@ -30,6 +30,7 @@ import { z } from "zod";
 import { UsageError, UsageProblems } from "./errors.ts";
 import { isPermissionRefusal } from "./permissions.ts";
 import { oneLine, yamlErrorDetail } from "./file_errors.ts";
+import { InputTooLargeError, readTextBounded } from "./read_bounded.ts";
 import { byPlace, schemaProblems, semanticProblems } from "./config_problems.ts";
 import { CAPABILITY_FLAGS } from "./exec/host_runner.ts";
 import { parseListen } from "./server/listen_address.ts";
@@ -286,10 +287,10 @@ export function parseConfig(text: string, source: string): Config {
 export async function loadConfig(path: string): Promise<Config> {
   let text: string;
   try {
-    text = await Deno.readTextFile(path);
+    text = await readTextBounded(path, { label: `Config file "${path}"`, hint: "check the --config path" });
   } catch (error) {
     // Outside the permission set: the refusal itself is explained, with its way out (src/cli/failure.ts).
-    if (isPermissionRefusal(error)) throw error;
+    if (isPermissionRefusal(error) || error instanceof InputTooLargeError) throw error;
     const why = error instanceof Deno.errors.NotFound ? "does not exist" : "cannot be read";
     throw new UsageError(`Config file "${path}" ${why}: check the --config path`);
   }

@@ -31,6 +31,7 @@ import { z } from "zod";
 import { UsageError, UsageProblems } from "./errors.ts";
 import { isPermissionRefusal } from "./permissions.ts";
 import { oneLine, yamlErrorDetail } from "./file_errors.ts";
+import { InputTooLargeError, readTextBounded } from "./read_bounded.ts";
 import { compare, type Status, STATUSES, type TestResult } from "./outcome.ts";
 import { didYouMean } from "./suggest.ts";
 import { parseVersionRange, versionOf } from "./version_range.ts";
@@ -162,7 +163,7 @@ export async function loadExpectations(
   const problems: string[] = [];
   for (const path of paths) {
     for (const file of await expectationFiles(path)) {
-      const set = readExpectations(await Deno.readTextFile(file), file);
+      const set = readExpectations(await readExpectationsText(file), file);
       if ("problems" in set) {
         problems.push(...set.problems);
         continue;
@@ -238,6 +239,24 @@ export function checkExpectations(sets: ReadonlyMap<string, ExpectationSet>, kno
     }
   }
   return problems;
+}
+
+/**
+ * The text of one expectations file, at most 16 MiB of it (src/read_bounded.ts).
+ *
+ * @throws {UsageError} The file is larger, or cannot be read.
+ */
+export async function readExpectationsText(file: string): Promise<string> {
+  try {
+    return await readTextBounded(file, {
+      label: `Expectations file "${file}"`,
+      hint: "check the --expectations path",
+    });
+  } catch (error) {
+    if (isPermissionRefusal(error) || error instanceof InputTooLargeError) throw error;
+    const why = error instanceof Error ? error.message : String(error);
+    throw new UsageError(`Expectations file "${file}" cannot be read (${oneLine(why)}): check the path`);
+  }
 }
 
 async function expectationFiles(path: string): Promise<string[]> {

@@ -12,7 +12,11 @@ import { EXIT, UsageError } from "../errors.ts";
 import { EMPTY_CONFIG, loadConfig } from "../config.ts";
 import type { NormalizedEvent } from "../normalize/events.ts";
 import { streamParser } from "../normalize/parse.ts";
-import { forEachLine } from "../exec/line_reader.ts";
+import { DEFAULT_MAX_LINE_BYTES, forEachLine } from "../exec/line_reader.ts";
+import { InputTooLargeError, readTextBounded } from "../read_bounded.ts";
+import { NORMALIZERS } from "../normalize/mod.ts";
+import { oneLine } from "../file_errors.ts";
+import { didYouMean } from "../suggest.ts";
 import { type CommandSpec, parseCommandLine, stringFlag } from "./args.ts";
 import { HELP } from "./help.ts";
 import { knownHosts, resolveHosts } from "./hosts.ts";
@@ -80,7 +84,7 @@ export async function parseCommand(
     }
   }
   // Streamed: a recording of any size is read, normalised and printed in bounded memory, in pieces of about
-  // 64 KiB of output. A line is kept whole, however long (the executor's line limit judges live hosts only).
+  // 64 KiB of output. A line longer than the executor's limit ends the read (exit 2): it is never buffered.
   const parser = streamParser(host, {
     exitCode,
     ...(recorded
@@ -96,15 +100,49 @@ export async function parseCommand(
     }
   };
   try {
-    await forEachLine(input, (line) => print(parser.line(line.text)), { maxLineBytes: Infinity });
+    const limited = input.pipeThrough(lineLimit(file === "-" ? "Standard input" : `Stream file "${file}"`));
+    await forEachLine(limited, (line) => print(parser.line(line.text)), { maxLineBytes: MAX_LINE_BYTES });
   } catch (error) {
     // Only the file's own read errors (a folder, an I/O error) are the user's; a closed stdout is not.
-    if (isPermissionRefusal(error) || file === "-" || error instanceof Deno.errors.BrokenPipe) throw error;
+    if (isPermissionRefusal(error) || error instanceof UsageError) throw error;
+    if (file === "-" || error instanceof Deno.errors.BrokenPipe) throw error;
     throw new UsageError(`Stream file "${file}" cannot be read: ${(error as Error).message}`);
   }
   print(parser.end());
   io.out(pending);
   return EXIT.ok;
+}
+
+/** The longest line `parse` reads: the executor's limit (src/exec/line_reader.ts). */
+const MAX_LINE_BYTES = DEFAULT_MAX_LINE_BYTES;
+
+/**
+ * Passes the bytes through and fails the stream (a one-line {@linkcode UsageError}) as soon as one line grows
+ * past {@linkcode MAX_LINE_BYTES}: an endless line (`/dev/zero`) ends at once instead of being read forever.
+ */
+function lineLimit(label: string): TransformStream<Uint8Array, Uint8Array> {
+  let lineNumber = 1;
+  let lineBytes = 0;
+  return new TransformStream({
+    transform(chunk, controller) {
+      let last = -1;
+      for (let at = chunk.indexOf(10); at >= 0; at = chunk.indexOf(10, at + 1)) {
+        lineNumber++;
+        last = at;
+      }
+      if (last >= 0) lineBytes = 0;
+      lineBytes += chunk.length - last - 1;
+      if (lineBytes > MAX_LINE_BYTES) {
+        throw new UsageError(
+          `${label}: line ${lineNumber} is longer than ${
+            MAX_LINE_BYTES / (1024 * 1024)
+          } MiB, the longest line ` +
+            "the harness reads (a host's stream line past it is a violation too)",
+        );
+      }
+      controller.enqueue(chunk);
+    },
+  });
 }
 
 /** What a recorded run's folder holds besides its stdout (the layout of tests/fixtures/cli/<host>/<case>/). */
@@ -139,9 +177,12 @@ async function readRecordedRun(path: string): Promise<RecordedRun | null> {
   }
   const read = async (file: string, fallback: string | null): Promise<string> => {
     try {
-      return await Deno.readTextFile(join(path, file));
+      return await readTextBounded(join(path, file), {
+        label: `Recorded run "${path}": ${file}`,
+        hint: "a recorded run's side files are small",
+      });
     } catch (error) {
-      if (isPermissionRefusal(error)) throw error;
+      if (isPermissionRefusal(error) || error instanceof InputTooLargeError) throw error;
       if (fallback !== null && error instanceof Deno.errors.NotFound) return fallback;
       throw new UsageError(
         `Recorded run "${path}" has no readable ${file}: a folder needs stdout.jsonl ` +
@@ -165,6 +206,14 @@ async function readRecordedRun(path: string): Promise<RecordedRun | null> {
     throw new UsageError(`Recorded run "${path}": meta.json must be an object`);
   }
   const { host, dialect, exitCode, signal } = meta as Record<string, unknown>;
+  if (typeof dialect === "string" && !Object.hasOwn(NORMALIZERS, dialect)) {
+    const dialects = Object.keys(NORMALIZERS);
+    throw new UsageError(
+      `Recorded run "${path}": meta.json names unknown dialect "${oneLine(dialect)}"${
+        didYouMean(dialect, dialects, `Dialects are ${dialects.join(", ")}`)
+      }`,
+    );
+  }
   return {
     stdout: join(path, "stdout.jsonl"),
     argv,

@@ -14,6 +14,7 @@ import { UsageError } from "../errors.ts";
 import { isCompiled, type SelfContext } from "../exec/self.ts";
 import { compare, type TestResult } from "../outcome.ts";
 import { parseReport } from "../report/schema.ts";
+import { InputTooLargeError, MAX_REPORT_FILE_BYTES, readTextBounded } from "../read_bounded.ts";
 
 /** What of a run's options shapes which tests exist and how they behave, so a rerun repeats it. */
 export interface RerunShape {
@@ -123,9 +124,13 @@ export interface RerunTargets {
 export async function readRerunTargets(path: string): Promise<RerunTargets> {
   let text: string;
   try {
-    text = await Deno.readTextFile(path);
+    text = await readTextBounded(path, {
+      label: `--rerun-failed: report "${path}"`,
+      hint: "give the report.json a run wrote with --reporter json --out DIR",
+      maxBytes: MAX_REPORT_FILE_BYTES,
+    });
   } catch (error) {
-    if (error instanceof Deno.errors.NotCapable) throw error;
+    if (error instanceof Deno.errors.NotCapable || error instanceof InputTooLargeError) throw error;
     const why = error instanceof Deno.errors.NotFound ? "does not exist" : "cannot be read";
     throw new UsageError(
       `--rerun-failed: report "${path}" ${why}: give the report.json a run wrote with --reporter json --out DIR`,

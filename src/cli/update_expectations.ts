@@ -16,6 +16,7 @@ import {
   renderExpectationDocument,
   updateExpectationDocuments,
 } from "../expectations_update.ts";
+import { readExpectationsText } from "../expectations.ts";
 import type { TestResult } from "../outcome.ts";
 import { writeFileAtomic } from "../report/atomic_write.ts";
 import type { Shard } from "../shard.ts";
@@ -107,7 +108,7 @@ async function open(
   host: string | undefined,
   refuse: (why: string) => UsageError,
 ): Promise<ExpectationDocument> {
-  const opened = openExpectationDocument(file, await Deno.readTextFile(file), host);
+  const opened = openExpectationDocument(file, await readExpectationsText(file), host);
   if ("problem" in opened) throw refuse(`"${file}" ${opened.problem}`);
   return opened;
 }

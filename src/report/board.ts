@@ -14,6 +14,7 @@ import { MARKDOWN_BOARD_FILE, renderBoardMarkdown } from "./markdown.ts";
 import { mergeReports } from "./merge.ts";
 import { ReportError } from "./report_error.ts";
 import { parseReport, type RunReport } from "./schema.ts";
+import { InputTooLargeError, MAX_REPORT_FILE_BYTES, readTextBounded } from "../read_bounded.ts";
 
 /** Options of {@linkcode buildBoard}. */
 export interface BuildBoardOptions {
@@ -111,9 +112,13 @@ async function outputFile(out: string): Promise<string> {
 export async function readReport(path: string): Promise<RunReport> {
   let text: string;
   try {
-    text = await Deno.readTextFile(path);
+    text = await readTextBounded(path, {
+      label: `Report "${path}"`,
+      hint: "pass a report.json a run wrote",
+      maxBytes: MAX_REPORT_FILE_BYTES,
+    });
   } catch (error) {
-    if (error instanceof Deno.errors.NotCapable) throw error;
+    if (error instanceof Deno.errors.NotCapable || error instanceof InputTooLargeError) throw error;
     if (error instanceof Deno.errors.NotFound) {
       throw new ReportError(
         `Report "${path}" not found: pass a report.json written by "conformance run --reporter json --out DIR"`,
