@@ -83,7 +83,8 @@ export const SYS_ALLOW: readonly string[] = ["uid", "osRelease", "homedir", "cpu
 
 /**
  * Environment variables the harness itself reads: its own `CONFORMANCE_*` switches, where home, caches and
- * temp are, the display (`conformance login`), colour and locale.
+ * temp are, the display (`conformance login`), colour and locale, and the step summary file of GitHub
+ * Actions (`--reporter github`).
  */
 export const HARNESS_ENV: readonly string[] = [
   "CONFORMANCE_*",
@@ -101,6 +102,7 @@ export const HARNESS_ENV: readonly string[] = [
   "LC_*",
   "TZ",
   "DENO_DIR",
+  "GITHUB_STEP_SUMMARY",
 ];
 
 /**

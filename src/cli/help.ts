@@ -32,7 +32,7 @@ Expectations
                             host's
 
 Reports
-  --reporter NAME           pretty (default), json, junit, markdown, html; repeatable
+  --reporter NAME           pretty (default), json, junit, markdown, html, github; repeatable
   --out DIR                 where report files go (json goes to stdout without --out), with each failure's
                             artifacts: screenshots, traces, a failing CLI test's streams in streams/<host>/
 

@@ -328,6 +328,7 @@ export async function runConformance(
       color: io.color,
       secrets: literals,
       rerun: rerunLine(options),
+      stepSummary: readableEnv().GITHUB_STEP_SUMMARY,
     }));
     total = plan.reduce((n, item) => n + item.tests.length, 0);
     reporters.start({ run, hosts, total });

@@ -4,6 +4,7 @@
  * @module
  */
 import type { TestResult } from "../outcome.ts";
+import { GithubReporter } from "./github.ts";
 import { HtmlReporter } from "./html.ts";
 import { JsonReporter } from "./json.ts";
 import { JunitReporter } from "./junit.ts";
@@ -37,6 +38,8 @@ export interface CreateReportersOptions {
   secrets: readonly string[];
   /** The command that reruns one result, shown by `pretty` under each result that needs attention. */
   rerun?: (result: TestResult) => string | null;
+  /** The value of `GITHUB_STEP_SUMMARY`, where `github` appends the board; unset, it appends nothing. */
+  stepSummary?: string | undefined;
 }
 
 /**
@@ -56,7 +59,8 @@ export function wantsColor(isTTY: boolean, noColor: string | undefined): boolean
  * Makes the reporters named on the command line (duplicates count once), combined into one.
  *
  * Without `outDir`, file formats print to standard output; only one may, and `pretty` then moves to
- * standard error so the two do not mix.
+ * standard error so the two do not mix. `github` always prints its workflow commands to standard output, so
+ * without `outDir` it counts as one that prints.
  *
  * @throws {ReportError} An unknown name, or two formats that would both print to standard output.
  * @example
@@ -114,6 +118,8 @@ export function createReporters(names: readonly string[], options: CreateReporte
         return new MarkdownReporter(file);
       case "html":
         return new HtmlReporter(file);
+      case "github":
+        return new GithubReporter({ out: options.stdout, stepSummary: options.stepSummary, secrets });
     }
   });
 }

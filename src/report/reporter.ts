@@ -8,7 +8,7 @@ import type { TestResult } from "../outcome.ts";
 import type { ReportHost, RunInfo, RunReport } from "./schema.ts";
 
 /** The report formats, as named by `--reporter`. */
-export const REPORTER_NAMES = ["pretty", "json", "junit", "markdown", "html"] as const;
+export const REPORTER_NAMES = ["pretty", "json", "junit", "markdown", "html", "github"] as const;
 
 /** One of {@linkcode REPORTER_NAMES}. */
 export type ReporterName = typeof REPORTER_NAMES[number];

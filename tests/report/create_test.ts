@@ -54,7 +54,7 @@ Deno.test("two formats printing to standard output, or an unknown name, are erro
     () => createReporters(["pretty", "xml"], o),
     (error) =>
       error instanceof ReportError &&
-      error.message === 'Unknown reporter "xml": use one of pretty, json, junit, markdown, html',
+      error.message === 'Unknown reporter "xml": use one of pretty, json, junit, markdown, html, github',
   );
 });
 
