@@ -87,7 +87,19 @@ const DEFAULTS = {
   maxLineBytes: DEFAULT_MAX_LINE_BYTES,
 };
 
-const delay = (ms: number) => new Promise<"late">((resolve) => setTimeout(() => resolve("late"), ms));
+/**
+ * The first of `racers` to settle, or `"late"` after `ms`. The timer is cleared once the race is decided: left
+ * running, it would keep a library caller's program alive for up to `ms` after `execute()` returned.
+ */
+async function raceDelay<T>(racers: readonly Promise<T>[], ms: number): Promise<T | "late"> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<"late">((resolve) => timer = setTimeout(() => resolve("late"), ms));
+  try {
+    return await Promise.race([...racers, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /**
  * Runs one invocation to the end and reports what happened. Never throws for anything the host does; a
@@ -329,11 +341,10 @@ async function watch(
   if (first !== "stop") {
     streamDone = true;
     // The stream is over; the process gets a grace period to exit on its own.
-    const exited = await Promise.race([
-      child.status.then(() => "exited" as const),
-      delay(limits.postStreamGraceMs),
-      stopRequested,
-    ]);
+    const exited = await raceDelay(
+      [child.status.then(() => "exited" as const), stopRequested],
+      limits.postStreamGraceMs,
+    );
     if (exited !== "exited") await kill();
   } else {
     await kill();
@@ -342,9 +353,9 @@ async function watch(
   clearInterval(idleTimer);
   options.signal?.removeEventListener("abort", onAbort);
 
-  const status = await Promise.race([child.status, delay(limits.verifyGoneMs)]);
+  const status = await raceDelay([child.status], limits.verifyGoneMs);
   // Output still held open by a process outside the group must not hold the run: stop reading it.
-  const drained = await Promise.race([Promise.all([stdoutDone, stderrDone]), delay(1_000)]);
+  const drained = await raceDelay([Promise.all([stdoutDone, stderrDone])], 1_000);
   if (drained === "late") readers.abort();
   await Promise.all([stdoutDone, stderrDone]);
 
