@@ -1,15 +1,23 @@
 /**
  * The `html` reporter: `report.html`, one self-contained file (inline style and script, no external resource,
- * a Content-Security-Policy that forbids loading any) with the board, filters by status and host, and the
- * details of every result. Every value from the report is HTML-escaped; the script embeds no report data.
+ * a Content-Security-Policy that forbids loading any and runs only the page's own script, by its hash) with the
+ * board, filters by status and host, and the details of every result. Every value from the report is
+ * HTML-escaped; the script embeds no report data.
+ *
+ * The page opens filtered to the results that need attention when there are any, with their details open (a
+ * PASS stays collapsed); each test shows its title and spec clause; `#r<n>` (a board cell, a result's own `#`
+ * link, or the address) opens that result, widening the filters if they hide it; artifacts saved in the
+ * report folder (traces, screenshots, a CLI test's saved stream folder and its files) are linked relative to
+ * the page.
  *
  * @module
  */
+import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { compare, expectedLabel, STATUSES, type TestResult } from "../outcome.ts";
 import { artifactsOf } from "./artifacts.ts";
 import { writeFileAtomic } from "./atomic_write.ts";
-import { boardGrid, STATUS_MARK } from "./board_grid.ts";
+import { boardGrid, type BoardRow, STATUS_MARK } from "./board_grid.ts";
 import { redact, redactResult } from "./redact.ts";
 import { stripControls } from "./sanitize.ts";
 import type { Reporter, TextSink } from "./reporter.ts";
@@ -34,8 +42,6 @@ const HTML_ENTITY: Record<string, string> = {
   "'": "&#39;",
 };
 
-const CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:";
-
 const STYLE = `
 body{font:14px/1.4 system-ui,sans-serif;margin:1.5rem;color:#222}
 h1{font-size:1.4rem;margin:0 0 .3rem}
@@ -48,6 +54,9 @@ th[scope=row]{text-align:left;font-weight:normal}
 td.mark{text-align:center;font-weight:bold}
 td.mark a{text-decoration:none;color:inherit}
 td.off{opacity:.15}
+th[scope=row] .title{color:#555;font-size:.85rem}
+.clause{font-size:.75rem;border:1px solid #1a5fb4;border-radius:3px;padding:0 .25rem;color:#1a5fb4}
+a.self{color:#999;text-decoration:none;margin-left:.3rem}
 .PASS{color:#137333}.FAIL,.TIMEOUT{color:#c5221f}.ERROR{color:#a0138e}.WARN{color:#b06000}
 .INFO{color:#1a5fb4}.SKIP{color:#777}
 .tag{font-size:.75rem;border:1px solid #aaa;border-radius:3px;padding:0 .25rem;color:#555;font-weight:normal}
@@ -60,14 +69,18 @@ ol.notes{color:#555}
 `;
 
 // Static: reads the page's data attributes, never report data, so nothing in a report can become code.
+// The page opens with the "only unexpected" box as rendered; a `#r<n>` link (from the board, a result's own
+// link, or the address bar) widens the filters to show that result if they hide it, and opens its details.
 const SCRIPT = `
 (() => {
   const all = (selector) => Array.from(document.querySelectorAll(selector));
-  const checked = (kind) => new Set(all('input[data-filter="' + kind + '"]:checked').map((i) => i.value));
+  const filters = (kind) => all('input[data-filter="' + kind + '"]');
+  const checked = (kind) => new Set(filters(kind).filter((i) => i.checked).map((i) => i.value));
+  const attention = document.getElementById("attention");
   function apply() {
     const statuses = checked("status");
     const hosts = checked("host");
-    const onlyAttention = document.getElementById("attention").checked;
+    const onlyAttention = attention.checked;
     let shown = 0;
     for (const el of all("[data-result]")) {
       const visible = statuses.has(el.dataset.status) && hosts.has(el.dataset.host) &&
@@ -87,10 +100,51 @@ const SCRIPT = `
     }
     document.getElementById("shown").textContent = String(shown);
   }
+  function showAll() {
+    for (const input of all("input[data-filter]")) input.checked = true;
+    attention.checked = false;
+    apply();
+  }
+  function reveal(id) {
+    const target = document.getElementById(id);
+    if (!target || !target.hasAttribute("data-result")) return;
+    if (target.hidden) {
+      for (const input of filters("status")) if (input.value === target.dataset.status) input.checked = true;
+      for (const input of filters("host")) if (input.value === target.dataset.host) input.checked = true;
+      if (target.dataset.verdict === "expected") attention.checked = false;
+      apply();
+    }
+    target.open = true;
+    target.scrollIntoView({ block: "start" });
+  }
+  function fromHash() {
+    let id = "";
+    try {
+      id = decodeURIComponent(location.hash.slice(1));
+    } catch {
+      return;
+    }
+    if (id) reveal(id);
+  }
   for (const input of all("input")) input.addEventListener("change", apply);
+  document.getElementById("show-all").addEventListener("click", showAll);
+  document.addEventListener("click", (event) => {
+    const link = event.target instanceof Element ? event.target.closest('a[href^="#"]') : null;
+    if (link) reveal(link.getAttribute("href").slice(1));
+  });
+  addEventListener("hashchange", fromHash);
   apply();
+  fromHash();
 })();
 `;
+
+/** A CSP source that allows exactly this inline text (a `<script>` or `<style>` element's content). */
+function hashSource(text: string): string {
+  return `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;
+}
+
+// The page's one script runs by its hash, so no other script (planted in a report value, say) could.
+const CSP = `default-src 'none'; style-src 'unsafe-inline'; script-src ${hashSource(SCRIPT)}; img-src data:`;
 
 /**
  * Renders a report as one self-contained HTML page.
@@ -103,7 +157,11 @@ const SCRIPT = `
  * await Deno.writeTextFile("report.html", renderHtml(report));
  * ```
  */
-export function renderHtml(report: RunReport, secrets: readonly string[] = []): string {
+export function renderHtml(
+  report: RunReport,
+  secrets: readonly string[] = [],
+  options: HtmlRenderOptions = {},
+): string {
   const results = report.results.map((result) => redactResult(result, secrets));
   const clean: RunReport = { ...report, results };
   const grid = boardGrid(clean, { includeTestOnly: true, secrets });
@@ -147,9 +205,12 @@ export function renderHtml(report: RunReport, secrets: readonly string[] = []): 
         `${escapeHtml(host.id)}</label>`,
     );
   }
+  // Opens on what needs attention when anything does; the whole run otherwise.
+  const attention = results.filter((result) => compare(result) !== "expected").length;
   out.push(
-    '</fieldset><fieldset><legend>Show</legend><label><input type="checkbox" id="attention"> ' +
-      "only unexpected results and stale expectations</label></fieldset>",
+    '</fieldset><fieldset><legend>Show</legend><label><input type="checkbox" id="attention"' +
+      `${attention > 0 ? " checked" : ""}> only unexpected results and stale expectations (${attention})` +
+      '</label> <button type="button" id="show-all">Show all</button></fieldset>',
   );
   out.push('<h2>Board</h2><table id="board"><thead><tr><th>Test</th>');
   for (const host of grid.hosts) {
@@ -161,7 +222,7 @@ export function renderHtml(report: RunReport, secrets: readonly string[] = []): 
   }
   out.push("</tr></thead><tbody>");
   for (const row of grid.rows) {
-    out.push(`<tr data-row><th scope="row"><code>${escapeHtml(row.test)}</code></th>`);
+    out.push(`<tr data-row><th scope="row">${rowHeading(row)}</th>`);
     for (const [column, cell] of row.cells.entries()) {
       const col = escapeHtml(grid.hosts[column]!.id);
       if (!cell) {
@@ -196,16 +257,21 @@ export function renderHtml(report: RunReport, secrets: readonly string[] = []): 
       : result.expected !== "PASS"
       ? ` <span class="tag">known failure: expected ${expectedLabel(result)}</span>`
       : "") + retryTag(result);
+    // An unexpected result opens with its details showing (a TIMEOUT's included); the others, a PASS first of
+    // all, stay collapsed until clicked or linked to.
     out.push(
       `<details id="r${index}" data-result data-host="${escapeHtml(result.host)}" ` +
-        `data-status="${result.status}" data-verdict="${verdict}"><summary>` +
+        `data-test="${escapeHtml(result.test)}" data-status="${result.status}" data-verdict="${verdict}"` +
+        `${verdict === "unexpected" ? " open" : ""}><summary>` +
         `<span class="${result.status}">${STATUS_MARK[result.status]} ${result.status}</span> ` +
-        `${escapeHtml(result.host)} <code>${escapeHtml(result.test)}</code>${
+        `${escapeHtml(result.host)} <code>${escapeHtml(result.test)}</code>${specTag(result)}${
           result.title ? ` ${escapeHtml(result.title)}` : ""
-        } ${result.durationMs} ms${flag}` +
+        } ${result.durationMs} ms${flag} <a class="self" href="#r${index}" title="Link to this result">#</a>` +
         "</summary>",
       `<p>Expected: ${expectedLabel(result)}</p>`,
-      artifactLinks(result),
+      outcomeLine(result),
+      caveatLine(result),
+      artifactLinks(result, options.artifacts),
       result.message ? `<pre>${escapeHtml(result.message)}</pre>` : "",
       Object.keys(result.details).length > 0
         ? `<pre>${escapeHtml(JSON.stringify(result.details, null, 2))}</pre>`
@@ -217,18 +283,129 @@ export function renderHtml(report: RunReport, secrets: readonly string[] = []): 
   return `${out.filter(Boolean).join("\n")}\n`;
 }
 
+/** The spec clause a result checks (`MUST`, `SHOULD NOT`, …), as the apps suite records it in its details. */
+function clauseOf(result: TestResult): string | undefined {
+  const clause = result.details.clause;
+  return typeof clause === "string" && clause !== "" ? clause : undefined;
+}
+
+/** The clause as a tag, or nothing for a test without one. */
+function specTag(result: TestResult): string {
+  const clause = clauseOf(result);
+  return clause === undefined ? "" : ` <span class="clause" title="spec clause">${escapeHtml(clause)}</span>`;
+}
+
+/** A board row's heading: the test id, its clause and its title, from the first result that has them. */
+function rowHeading(row: BoardRow): string {
+  const results = row.cells.flatMap((cell) => cell ? [cell.result] : []);
+  const withClause = results.find((result) => clauseOf(result) !== undefined);
+  const title = results.find((result) => result.title)?.title;
+  return `<code>${escapeHtml(row.test)}</code>${withClause ? specTag(withClause) : ""}` +
+    (title ? `<div class="title">${escapeHtml(title)}</div>` : "");
+}
+
+/** What became of a result that did not finish or say why: a TIMEOUT's deadline, a failure without message. */
+function outcomeLine(result: TestResult): string {
+  if (result.status === "TIMEOUT") {
+    return `<p class="TIMEOUT">Timed out after ${result.durationMs} ms: the test did not finish in its time.</p>`;
+  }
+  return result.status !== "PASS" && result.message === "" ? "<p>No message was recorded.</p>" : "";
+}
+
+/** What the verdict does not cover, when the test says. */
+function caveatLine(result: TestResult): string {
+  const caveat = result.details.caveat;
+  return typeof caveat === "string" && caveat !== "" ? `<p>Caveat: ${escapeHtml(caveat)}</p>` : "";
+}
+
 /**
  * Links to a result's artifacts. Their paths are relative to the report folder, where report.html is written,
- * so they resolve as relative URLs; each path segment is URL-encoded, and only relative paths are linked.
+ * so they resolve as relative URLs; each path segment is URL-encoded, and only relative paths are linked. With
+ * an index of the folder, a saved folder (a CLI test's stream) links its files too, and a path that is not
+ * there is named without a link.
  */
-function artifactLinks(result: TestResult): string {
-  const paths = artifactsOf(result).filter((path) => !path.startsWith("/") && !/^[a-z][\w+.-]*:/i.test(path));
+function artifactLinks(result: TestResult, index: ArtifactIndex | undefined): string {
+  const paths = artifactsOf(result).filter(isRelativePath);
   if (paths.length === 0) return "";
-  const links = paths.map((path) => {
-    const href = path.split("/").map(encodeURIComponent).join("/");
-    return `<li><a href="${escapeHtml(href)}">${escapeHtml(path)}</a></li>`;
-  });
-  return `<p>Artifacts:</p><ul class="artifacts">${links.join("")}</ul>`;
+  const items = paths.map((path) => `<li>${artifactItem(path, index?.get(path))}</li>`);
+  return `<p>Artifacts:</p><ul class="artifacts">${items.join("")}</ul>`;
+}
+
+function artifactItem(path: string, entry: ArtifactEntry | undefined): string {
+  switch (entry?.kind) {
+    case "missing":
+      return `${escapeHtml(path)} (not in the report folder)`;
+    case "folder": {
+      const folder = path.endsWith("/") ? path : `${path}/`;
+      const files = entry.files.map((name) => relativeLink(folder + name, name));
+      return relativeLink(folder, folder) + (files.length > 0 ? `: ${files.join(", ")}` : "");
+    }
+    default:
+      return relativeLink(path, path);
+  }
+}
+
+function relativeLink(path: string, text: string): string {
+  const href = path.split("/").map(encodeURIComponent).join("/");
+  return `<a href="${escapeHtml(href)}">${escapeHtml(text)}</a>`;
+}
+
+function isRelativePath(path: string): boolean {
+  return !path.startsWith("/") && !/^[a-z][\w+.-]*:/i.test(path);
+}
+
+/** What the report folder holds at an artifact's path. */
+export type ArtifactEntry =
+  | { kind: "file" }
+  /** A folder, with the names of the files directly in it, sorted. */
+  | { kind: "folder"; files: string[] }
+  | { kind: "missing" };
+
+/** Artifact paths (as in `details.artifacts`) to what the report folder holds there. */
+export type ArtifactIndex = ReadonlyMap<string, ArtifactEntry>;
+
+/** Options of {@linkcode renderHtml}. */
+export interface HtmlRenderOptions {
+  /** What the report folder holds at each artifact path (see {@linkcode indexArtifacts}); links as given without. */
+  artifacts?: ArtifactIndex;
+}
+
+/** The most files of one artifact folder linked one by one. */
+const FOLDER_FILES_LINKED = 50;
+
+/**
+ * Looks up every relative artifact path of `results` in `dir`, the folder report.html is written to. A path
+ * that cannot be looked at (no read permission) is left out: it is linked as given.
+ *
+ * @example
+ * ```ts ignore
+ * import { indexArtifacts, renderHtml } from "./html.ts";
+ * const html = renderHtml(report, [], { artifacts: await indexArtifacts(report.results, "out") });
+ * ```
+ */
+export async function indexArtifacts(
+  results: readonly TestResult[],
+  dir: string,
+): Promise<Map<string, ArtifactEntry>> {
+  const index = new Map<string, ArtifactEntry>();
+  const paths = new Set(results.flatMap((result) => artifactsOf(result).filter(isRelativePath)));
+  for (const path of paths) {
+    const entry = await lookUp(join(dir, path));
+    if (entry) index.set(path, entry);
+  }
+  return index;
+}
+
+async function lookUp(path: string): Promise<ArtifactEntry | undefined> {
+  try {
+    const info = await Deno.stat(path);
+    if (!info.isDirectory) return { kind: "file" };
+    const files: string[] = [];
+    for await (const entry of Deno.readDir(path)) if (entry.isFile) files.push(entry.name);
+    return { kind: "folder", files: files.sort().slice(0, FOLDER_FILES_LINKED) };
+  } catch (error) {
+    return error instanceof Deno.errors.NotFound ? { kind: "missing" } : undefined;
+  }
 }
 
 /** A result that ran more than once (`--retries`): flaky, or how many attempts a failure had. */
@@ -272,8 +449,15 @@ export class HtmlReporter implements Reporter {
 
   /** Writes the file atomically, or prints it without an output folder. */
   async finish(report: RunReport): Promise<void> {
-    const text = renderHtml(report, this.#options.secrets);
-    if (this.#options.outDir === null) this.#options.out.write(text);
-    else await writeFileAtomic(join(this.#options.outDir, HTML_REPORT_FILE), text);
+    const { outDir } = this.#options;
+    if (outDir === null) {
+      this.#options.out.write(renderHtml(report, this.#options.secrets));
+      return;
+    }
+    const artifacts = await indexArtifacts(report.results, outDir);
+    await writeFileAtomic(
+      join(outDir, HTML_REPORT_FILE),
+      renderHtml(report, this.#options.secrets, { artifacts }),
+    );
   }
 }

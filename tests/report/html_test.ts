@@ -70,6 +70,10 @@ Deno.test({
         Array.from(document.querySelectorAll<HTMLElement>("[data-result]"))
           .filter((el) => !el.hidden).map((el) => `${el.dataset.host} ${el.dataset.status}`)
       );
+    // It opens on what needs attention; the rest is one box away.
+    assert.equal((await visible()).length, 4);
+    assert.equal(await page.textContent("#shown"), "4");
+    await page.uncheck("#attention");
     assert.equal((await visible()).length, 12);
     assert.equal(await page.textContent("#shown"), "12");
 
@@ -123,4 +127,29 @@ Deno.test("an empty run still renders a page", () => {
   const html = renderHtml(report([], { hosts: [{ id: "gemini", kind: "cli", version: null }] }));
   assert.match(html, /<span id="shown">0<\/span> of 0 results shown/);
   assert.match(html, /<\/html>\n$/);
+});
+
+Deno.test("report.html opens filtered only when some result needs attention", () => {
+  const calm = renderHtml(report([
+    result("codex", "cli/behavior/plain", "PASS"),
+    result("codex", "cli/scripted/retry", "FAIL", { expected: "FAIL", message: "known" }),
+  ]));
+  assert.match(calm, /<input type="checkbox" id="attention">/);
+  assert.doesNotMatch(calm, /<details [^>]* open>/, "nothing unexpected, nothing opened");
+  const html = renderHtml(mixedReport());
+  assert.match(html, /<input type="checkbox" id="attention" checked> only unexpected .* \(4\)/);
+  assert.equal(html.match(/<details [^>]* open>/g)?.length, 3, "the three unexpected results are open");
+  assert.match(html, /<details id="r5" [^>]*data-status="TIMEOUT" [^>]* open>/);
+});
+
+Deno.test("report.html's policy runs its own script by hash, and nothing else inline", async () => {
+  const html = renderHtml(mixedReport());
+  const policy = html.match(/http-equiv="Content-Security-Policy" content="([^"]*)"/)![1]!;
+  const scriptSrc = policy.split(";").map((part) => part.trim()).find((part) =>
+    part.startsWith("script-src")
+  );
+  const script = html.match(/<script>([\s\S]*)<\/script>/)![1]!;
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(script));
+  const hash = btoa(String.fromCharCode(...new Uint8Array(digest)));
+  assert.equal(scriptSrc, `script-src 'sha256-${hash}'`);
 });
