@@ -240,3 +240,55 @@ Deno.test({
     await context.close();
   },
 });
+
+/** Serves `dir` on a loopback port, files only (a folder is 404, as on most static hosts). */
+function serveFolder(dir: string): Deno.HttpServer<Deno.NetAddr> {
+  return Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (request) => {
+    const path = decodeURIComponent(new URL(request.url).pathname);
+    if (path.split("/").includes("..")) return new Response("no", { status: 400 });
+    try {
+      const body = await Deno.readFile(join(dir, path));
+      const type = path.endsWith(".html") ? "text/html; charset=utf-8" : "application/octet-stream";
+      return new Response(body, { headers: { "content-type": type } });
+    } catch {
+      return new Response("not found", { status: 404 });
+    }
+  });
+}
+
+Deno.test({
+  name: "report.html served over loopback HTTP: the same page, no errors, and its artifact files are there",
+  ignore: NO_CHROMIUM !== undefined,
+  async fn() {
+    await using temp = await tempDir();
+    await writeArtifacts(temp.path);
+    await new HtmlReporter({ outDir: temp.path, out: collector() }).finish(mixedWithArtifacts());
+    await using server = serveFolder(temp.path);
+    const url = `http://127.0.0.1:${server.addr.port}/report.html`;
+    await using chromium = await launchChromium();
+    const context = await chromium.browser.newContext();
+    await context.addInitScript(RECORD_VIOLATIONS);
+    const page = await context.newPage();
+    const watch = watchProblems(page);
+    const requests: string[] = [];
+    page.on("request", (request) => void requests.push(request.url()));
+    await page.goto(url);
+    assert.deepEqual(requests, [url], "the page loads nothing besides itself");
+    assert.equal(await page.isChecked("#attention"), true);
+    assert.equal((await visibleResults(page)).length, 3);
+    const files = await page.evaluate(() =>
+      Array.from(document.querySelectorAll<HTMLAnchorElement>("a[href]"))
+        .filter((a) => !a.getAttribute("href")!.startsWith("#") && !a.getAttribute("href")!.endsWith("/"))
+        .map((a) => a.href)
+    );
+    assert.equal(files.length, 4);
+    for (const file of files) {
+      const response = await fetch(file);
+      await response.body?.cancel();
+      assert.equal(response.status, 200, file);
+    }
+    assert.deepEqual(watch.problems, [], "no console errors");
+    assert.deepEqual(await watch.violations(), [], "no CSP violation");
+    await context.close();
+  },
+});
