@@ -17,6 +17,7 @@ import type { DraftEvent, NormalizedEvent, Normalizer } from "../normalize/event
 import { BASELINE_ENV_ALLOW, projectEnv, readEnv } from "./env.ts";
 import type { HostInvocation, StreamShape } from "./host_runner.ts";
 import { DEFAULT_MAX_LINE_BYTES, forEachLine, type Line } from "./line_reader.ts";
+import { KeptEvents } from "./kept_events.ts";
 import type { Observation, StopReason, Violation } from "./observation.ts";
 import { groupAlive, killGroup, trackGroup } from "./process_group.ts";
 import { explainRefusal } from "../permissions.ts";
@@ -67,15 +68,16 @@ export interface ExecuteOptions {
   readonly onStderrLine?: (line: string, control: RunControl) => void;
 }
 
+export { MAX_KEPT_EVENT_BYTES, MAX_KEPT_EVENTS, MAX_KEPT_RAW_BYTES } from "./kept_events.ts";
+
 /**
- * Most events and stderr lines an observation keeps. A hostile host can print millions of lines; past these
- * caps the executor still reads, normalises and passes every line to the callbacks (and still stops at the
- * terminal event), but keeps only a count, so the harness's memory stays bounded.
+ * Most stderr lines and violations an observation keeps. A hostile host can print millions of lines; past
+ * these caps (and those of events and raw lines, src/exec/kept_events.ts) the executor still reads,
+ * normalises and passes every line to the callbacks (and still stops at the terminal event), but keeps only
+ * a count, so the harness's memory stays bounded.
  */
-export const MAX_KEPT_EVENTS = 10_000;
-/** See {@linkcode MAX_KEPT_EVENTS}. */
 export const MAX_KEPT_STDERR_LINES = 2_000;
-/** See {@linkcode MAX_KEPT_EVENTS}. */
+/** See {@linkcode MAX_KEPT_STDERR_LINES}. */
 export const MAX_KEPT_VIOLATIONS = 100;
 
 const DEFAULTS = {
@@ -142,18 +144,18 @@ async function run(
   started: number,
 ): Promise<Observation> {
   const limits = { ...DEFAULTS, ...definedOnly(options) };
-  const events: NormalizedEvent[] = [];
+  const kept = new KeptEvents();
   const stderr: string[] = [];
   const hostStderr: string[] = [];
   const violations: Violation[] = [];
-  const dropped = { events: 0, stderrLines: 0, violations: 0 };
+  const dropped = { stderrLines: 0, violations: 0 };
   const violate = (violation: Violation) => {
     if (violations.length < MAX_KEPT_VIOLATIONS) violations.push(violation);
     else dropped.violations++;
   };
   const base = {
     host: options.host,
-    events,
+    kept,
     stderr,
     hostStderr,
     violations,
@@ -213,7 +215,7 @@ async function watch(
   options: ExecuteOptions,
   { limits, base, violate, started }: Watched,
 ): Promise<Observation> {
-  const { events, stderr, hostStderr, violations, dropped } = base;
+  const { kept, stderr, hostStderr, violations, dropped } = base;
   const pgid = child.pid;
 
   let stopped: StopReason | null = null;
@@ -253,8 +255,7 @@ async function watch(
   const terminalReached = new Promise<"terminal">((resolve) => signalTerminal = () => resolve("terminal"));
   const stamp = (draft: DraftEvent) => ({ ...draft, host: options.host, seq: seq++ }) as NormalizedEvent;
   const accept = (event: NormalizedEvent) => {
-    if (events.length < MAX_KEPT_EVENTS || event.kind === "terminal") events.push(event);
-    else dropped.events++;
+    kept.add(event);
     if (event.kind === "terminal" && event.status !== "success") {
       stderr.push(`[result] ${event.result || event.reason || event.status}`);
     }
@@ -286,6 +287,7 @@ async function watch(
       });
     }
     options.onStdoutLine?.(line.text, control);
+    kept.beginLine(line.bytes);
     for (const draft of options.normalizer.line(line.text)) {
       const event = stamp(draft);
       accept(event);
@@ -375,6 +377,7 @@ async function watch(
   if (stopped === null) {
     const tail = dropped.stderrLines > 0 ? stderrTail : hostStderr;
     const end = { exitCode, signal, stderrTail: tail.slice(-20).join("\n") };
+    kept.beginLine(0);
     for (const draft of options.normalizer.end(end)) accept(stamp(draft));
   }
   return finish({ ...base, started, stdoutLines, stdoutBytes, exitCode, signal }, {
@@ -389,11 +392,12 @@ async function watch(
 
 interface Collected {
   host: string;
-  events: NormalizedEvent[];
+  kept: KeptEvents;
   stderr: string[];
   hostStderr: string[];
   violations: Violation[];
-  dropped: { events: number; stderrLines: number; violations: number };
+  /** Stderr lines and violations not kept; the events' counts are `kept`'s. */
+  dropped: { stderrLines: number; violations: number };
   started: number;
   stdoutLines: number;
   stdoutBytes: number;
@@ -405,12 +409,15 @@ function finish(
   collected: Collected,
   outcome: Pick<Observation, "resultSeen" | "stopped" | "killed" | "pgid" | "groupGone" | "spawnError">,
 ): Observation {
-  const { started, ...rest } = collected;
-  const text = collected.events.flatMap((event) => event.kind === "text" ? [event.text] : []).join("\n");
+  const { started, kept, dropped, ...rest } = collected;
+  const events = kept.events;
+  const text = events.flatMap((event) => event.kind === "text" ? [event.text] : []).join("\n");
   return {
     ...rest,
     ...outcome,
-    kinds: collected.events.map((event) => event.kind),
+    events,
+    dropped: { events: kept.dropped, rawLines: kept.rawDropped, ...dropped },
+    kinds: events.map((event) => event.kind),
     text: text === "" ? [] : text.split("\n"),
     durationMs: Math.round(performance.now() - started),
   };

@@ -21,7 +21,11 @@ export interface Violation {
 /** One run of a host, as observed. */
 export interface Observation {
   readonly host: string;
-  /** Every normalised event, in order. */
+  /**
+   * The normalised events, in order, as far as they fit (src/exec/kept_events.ts): of a stream under 10 000
+   * events and 1 MiB of stdout, every event exactly as normalised; of a longer one the first events (past
+   * 1 MiB without their `raw` line, but for the first `unparsed` one) and the terminal.
+   */
   readonly events: readonly NormalizedEvent[];
   /** `events.map((e) => e.kind)`. */
   readonly kinds: readonly EventKind[];
@@ -54,10 +58,16 @@ export interface Observation {
   /** Why the spawn failed, or `null`. */
   readonly spawnError: string | null;
   /**
-   * What the executor read but did not keep, to bound its memory (see `MAX_KEPT_EVENTS` in `executor.ts`):
-   * events past the cap (never the terminal), stderr lines past the cap, violations past the cap.
+   * What the executor read but did not keep, to bound its memory (src/exec/kept_events.ts and
+   * `MAX_KEPT_STDERR_LINES` in `executor.ts`): events past the caps (never the terminal), kept events whose
+   * `raw` line was not kept (their `raw` is `null`), stderr lines past the cap, violations past the cap.
    */
-  readonly dropped: { readonly events: number; readonly stderrLines: number; readonly violations: number };
+  readonly dropped: {
+    readonly events: number;
+    readonly rawLines: number;
+    readonly stderrLines: number;
+    readonly violations: number;
+  };
 }
 
 /** The index where two kind lists first differ, or -1 when they are equal. */

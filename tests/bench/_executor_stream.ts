@@ -1,6 +1,7 @@
 /**
  * Benchmark child: runs `cat FILE` through the real executor with the claude normaliser, as the harness reads
- * a host's stdout, and prints one JSON line `{bytes, ms, cpuMs, kept, dropped}`. Its parent (`bench.ts`)
+ * a host's stdout, and prints one JSON line `{bytes, ms, cpuMs, kept, dropped, rawBytes}` (`rawBytes`: the raw
+ * stdout text the kept events still carry, counted once per line). Its parent (`bench.ts`)
  * samples this process's peak resident set while it runs.
  *
  * @module
@@ -38,4 +39,17 @@ console.log(JSON.stringify({
   kept: observation.events.length,
   dropped: observation.dropped.events,
   exitCode: observation.exitCode,
+  rawBytes: rawBytes(observation.events),
 }));
+
+/** The raw lines the events carry, in bytes; events of one line share it, so each line counts once. */
+function rawBytes(events: readonly { raw: string | null }[]): number {
+  const encoder = new TextEncoder();
+  let total = 0;
+  let last: string | null = null;
+  for (const { raw } of events) {
+    if (raw !== null && raw !== last) total += encoder.encode(raw).length;
+    last = raw;
+  }
+  return total;
+}
