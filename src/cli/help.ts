@@ -67,15 +67,21 @@ Examples
   conformance list hosts
   conformance list tests --host fake --json`;
 
-const BOARD = `Usage: conformance board REPORT.json… [--diff OLD.json] [--out FILE]
+const BOARD = `Usage: conformance board REPORT.json… [--diff OLD.json [--fail-on-regression]] [--out FILE]
 
 Merges JSON reports (shards, or runs of different hosts) into one pass/fail board. All reports must come from
-the same suite revision. With --diff, also lists what changed since OLD.json. --out FILE picks the format by
-its extension: .md (default) the board, .html the HTML report, .json the merged report, .xml JUnit.
+the same suite revision. With --diff, also lists what changed since OLD.json (in the .md, .html and .json
+outputs); a host that came or went is one line. --out FILE picks the format by its extension: .md (default)
+the board, .html the HTML report, .json the merged report, .xml JUnit; an existing folder gets board.md.
+--out may not name an input file.
+
+  --fail-on-regression      exit 1 when a result got worse than in OLD.json: a new FAIL, TIMEOUT or ERROR,
+                            or a WARN that was a PASS, INFO or SKIP
 
 Examples
   conformance board shard-1/report.json shard-2/report.json --out board.md
-  conformance board today.json --diff yesterday.json`;
+  conformance board today.json --diff yesterday.json
+  conformance board shard-*/report.json --diff main/report.json --fail-on-regression --out board.md`;
 
 const PARSE = `Usage: conformance parse --host H [--exit-code N] [FILE|DIR|-]
 

@@ -6,7 +6,7 @@
  */
 import { extname, join } from "node:path";
 import { writeFileAtomic } from "./atomic_write.ts";
-import { diffReports, renderDiffMarkdown, type ReportDiff } from "./diff.ts";
+import { diffReports, redactDiff, renderDiffHtml, renderDiffMarkdown, type ReportDiff } from "./diff.ts";
 import { renderHtml } from "./html.ts";
 import { serializeReport } from "./json.ts";
 import { renderJunit } from "./junit.ts";
@@ -23,9 +23,10 @@ export interface BuildBoardOptions {
   /** Path of an older report to compare against. */
   diff?: string;
   /**
-   * Where to write. By extension: `.json` the merged report, `.html` the HTML report, `.xml` JUnit; anything
-   * else the markdown board (followed by the changes when `diff` is given). An existing folder gets `board.md`.
-   * Without it, nothing is written.
+   * Where to write. By extension: `.json` the merged report (with the changes as `diff` when `diff` is given),
+   * `.html` the HTML report (with a section of the changes), `.xml` JUnit, `.md` the markdown board (followed
+   * by the changes). An existing folder gets `board.md`. Any other extension, or one of the input files, is
+   * refused. Without it, nothing is written.
    */
   out?: string;
   /** Exact secret values to redact from what is written, e.g. `secretsFromEnv(readableEnv())`; default none. */
@@ -61,6 +62,10 @@ export async function buildBoard(options: BuildBoardOptions): Promise<BuiltBoard
       'No report given: run "conformance board REPORT.json…" with at least one report.json',
     );
   }
+  const target = options.out === undefined ? undefined : await outputTarget(options.out, [
+    ...options.reports,
+    ...(options.diff === undefined ? [] : [options.diff]),
+  ]);
   const inputs = await Promise.all(options.reports.map(async (source) => ({
     source,
     report: await readReport(source),
@@ -68,30 +73,100 @@ export async function buildBoard(options: BuildBoardOptions): Promise<BuiltBoard
   const report = mergeReports(inputs);
   const diff = options.diff === undefined ? undefined : diffReports(await readReport(options.diff), report);
   const secrets = options.secrets ?? [];
-  const out = options.out === undefined ? undefined : await outputFile(options.out);
   let text: string;
-  switch (out === undefined ? ".md" : extname(out).toLowerCase()) {
-    case ".json":
-      text = serializeReport(report, secrets);
+  switch (target?.format ?? "md") {
+    case "json":
+      text = serializeReport(diff ? { ...report, diff: redactDiff(diff, secrets) } : report, secrets);
       break;
-    case ".html":
-    case ".htm":
+    case "html":
       text = renderHtml(report, secrets);
+      if (diff) text = withSection(text, renderDiffHtml(diff, secrets));
       break;
-    case ".xml":
+    case "xml":
       text = renderJunit(report, secrets);
       break;
-    default:
+    case "md":
       text = renderBoardMarkdown(report, { secrets });
       if (diff) text += `\n${renderDiffMarkdown(diff, secrets)}`;
   }
   const built: BuiltBoard = { report, text };
   if (diff) built.diff = diff;
-  if (out !== undefined) {
-    await writeFileAtomic(out, text);
-    built.written = out;
+  if (target !== undefined) {
+    await writeFileAtomic(target.path, text);
+    built.written = target.path;
   }
   return built;
+}
+
+/** The formats `board --out` writes, by file extension. */
+const OUT_FORMATS: Readonly<Record<string, "md" | "json" | "html" | "xml">> = {
+  ".md": "md",
+  ".markdown": "md",
+  ".json": "json",
+  ".html": "html",
+  ".htm": "html",
+  ".xml": "xml",
+};
+
+/**
+ * Where and how `--out` is written, checked before anything is read: a known extension (or an existing
+ * folder, which gets `board.md`), and never one of the input files, which the board would overwrite.
+ *
+ * @throws {ReportError} An unknown extension, or `--out` naming an input.
+ */
+async function outputTarget(
+  out: string,
+  inputs: readonly string[],
+): Promise<{ path: string; format: "md" | "json" | "html" | "xml" }> {
+  const path = await outputFile(out);
+  const extension = extname(path).toLowerCase();
+  const format = OUT_FORMATS[extension];
+  if (format === undefined) {
+    throw new ReportError(
+      `--out "${out}" has ${extension ? `an unknown extension "${extension}"` : "no extension"}: end it in ` +
+        ".md, .html, .json or .xml, or name an existing folder (the board goes to board.md in it)",
+      out,
+    );
+  }
+  const input = await sameFileAs(path, inputs);
+  if (input !== undefined) {
+    throw new ReportError(
+      `--out "${out}" is the input "${input}": the board would overwrite it; write the board to another file`,
+      out,
+    );
+  }
+  return { path, format };
+}
+
+/** The first of `inputs` that is the same file as `path` (by device and inode, or by real path). */
+async function sameFileAs(path: string, inputs: readonly string[]): Promise<string | undefined> {
+  const target = await fileIdentity(path);
+  if (target === undefined) return undefined;
+  for (const input of inputs) {
+    const other = await fileIdentity(input);
+    if (other === undefined) continue;
+    if (other.real === target.real) return input;
+    if (target.ino !== null && target.dev === other.dev && target.ino === other.ino) return input;
+  }
+  return undefined;
+}
+
+async function fileIdentity(
+  path: string,
+): Promise<{ real: string; dev: number; ino: number | null } | undefined> {
+  try {
+    const info = await Deno.stat(path);
+    return { real: await Deno.realPath(path), dev: info.dev, ino: info.ino };
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw error;
+  }
+}
+
+/** `html` with `section` placed before its filters (or before its script, or at the end). */
+function withSection(html: string, section: string): string {
+  const at = [html.indexOf("<fieldset>"), html.lastIndexOf("<script>")].find((index) => index >= 0);
+  return at === undefined ? html + section : html.slice(0, at) + section + html.slice(at);
 }
 
 /** `--out` as given, or `board.md` inside it when it names an existing folder (as `run --out DIR` does). */

@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import { STATUSES, summarize, type Summary, type TestResult } from "../outcome.ts";
+import { type ReportDiff, reportDiffSchema } from "./diff_schema.ts";
 import { ReportError } from "./report_error.ts";
 
 /** The schema id written into every report. */
@@ -66,6 +67,11 @@ export interface RunReport {
   results: TestResult[];
   /** Counts per status, from `summarize(results)`. */
   summary: Summary;
+  /**
+   * Only in a board written by `conformance board … --diff OLD.json --out FILE.json`: what changed since
+   * OLD.json. A run never writes it, and merging reports drops it.
+   */
+  diff?: ReportDiff;
 }
 
 const statusSchema = z.enum(STATUSES);
@@ -120,6 +126,7 @@ export const runReportSchema: z.ZodType<RunReport> = z.object({
     // Likewise: no `flaky` count before --retries, and no flaky results to count.
     flaky: count.default(0),
   }),
+  diff: reportDiffSchema.optional(),
   // zod types optional keys as `T | undefined`; with exactOptionalPropertyTypes the shapes are otherwise equal.
 }) as unknown as z.ZodType<RunReport>;
 

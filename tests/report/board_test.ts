@@ -33,7 +33,13 @@ Deno.test("buildBoard merges report files into one markdown board, with the diff
   assert.match(built.text, /^\| `cli\/b` \| ✗ \| {2}\|$/m);
   assert.match(built.text, /^### New failures \(1\)$/m);
   assert.match(built.text, /^\| codex \| cli\/b \| PASS \| FAIL \| broken \|$/m);
-  assert.deepEqual(built.diff?.added.map((r) => r.host), ["gemini"]);
+  // gemini is not in the old report: one line for the host, none for its results.
+  assert.deepEqual(built.diff?.added, []);
+  assert.deepEqual(built.diff?.addedHosts, [{ host: "gemini", results: 1, passed: 0 }]);
+  assert.match(built.text, /^- Host added: gemini \(1 result, 0 passed\)$/m);
+  assert.deepEqual(built.diff?.regressions.map((c) => `${c.host} ${c.test} ${c.from}→${c.to}`), [
+    "codex cli/b PASS→FAIL",
+  ]);
 });
 
 /** A report as written before INFO existed: its summary has no `info` key. */
@@ -143,5 +149,69 @@ Deno.test("buildBoard refuses reports of different suite revisions", async () =>
   assert.match(
     await boardError({ reports: [a, b] }),
     /^Reports ".*a\.json" \(suite r1\) and ".*b\.json" \(suite r2\) come from different suite revisions/,
+  );
+});
+
+Deno.test("with --diff, the JSON board carries the diff (readable again) and the HTML shows it", async () => {
+  await using temp = await tempDir();
+  const paths = await writeReports(temp.path);
+  const reports = [paths.shard1, paths.shard2];
+  const json = join(temp.path, "board.json");
+  const built = await buildBoard({ reports, diff: paths.old, out: json });
+  const read = parseReport(await Deno.readTextFile(json), json);
+  assert.deepEqual(read.diff?.regressions, [
+    { host: "codex", test: "cli/b", from: "PASS", to: "FAIL", message: "broken" },
+  ]);
+  assert.deepEqual(read.diff?.addedHosts, built.diff?.addedHosts);
+  // Without --diff there is none; merging a board drops it.
+  const plain = join(temp.path, "plain.json");
+  await buildBoard({ reports, out: plain });
+  assert.equal(parseReport(await Deno.readTextFile(plain), plain).diff, undefined);
+  assert.equal((await buildBoard({ reports: [json] })).report.diff, undefined);
+  const html = join(temp.path, "board.html");
+  await buildBoard({ reports, diff: paths.old, out: html });
+  const page = await Deno.readTextFile(html);
+  assert.match(page, /<section id="diff"><h2>Changes since the previous report<\/h2>/);
+  assert.match(page, /<strong>1 regression<\/strong>/);
+  assert.ok(page.indexOf('<section id="diff">') < page.indexOf("<fieldset>"), "the changes come first");
+});
+
+Deno.test("--out naming an input is refused and the input is left as it was", async () => {
+  await using temp = await tempDir();
+  const paths = await writeReports(temp.path);
+  const before = await Deno.readTextFile(paths.old);
+  assert.equal(
+    await boardError({ reports: [paths.shard1], diff: paths.old, out: paths.old }),
+    `--out "${paths.old}" is the input "${paths.old}": the board would overwrite it; write the board to another file`,
+  );
+  assert.match(
+    await boardError({ reports: [paths.shard1, paths.shard2], out: paths.shard2 }),
+    /is the input/,
+  );
+  // The same file by another name: a relative path, a symlink, a hard link.
+  const link = join(temp.path, "link.json");
+  await Deno.symlink(paths.old, link);
+  assert.match(await boardError({ reports: [paths.shard1], diff: paths.old, out: link }), /is the input/);
+  const hard = join(temp.path, "hard.json");
+  await Deno.link(paths.old, hard);
+  assert.match(await boardError({ reports: [hard], out: paths.old }), /is the input/);
+  assert.equal(await Deno.readTextFile(paths.old), before);
+});
+
+Deno.test("--out with an unknown extension or none is refused before anything is written", async () => {
+  await using temp = await tempDir();
+  const paths = await writeReports(temp.path);
+  const txt = join(temp.path, "board.txt");
+  assert.equal(
+    await boardError({ reports: [paths.shard1], out: txt }),
+    `--out "${txt}" has an unknown extension ".txt": end it in .md, .html, .json or .xml, or name an ` +
+      "existing folder (the board goes to board.md in it)",
+  );
+  const bare = join(temp.path, "board");
+  assert.match(await boardError({ reports: [paths.shard1], out: bare }), /has no extension/);
+  for (const path of [txt, bare]) await assert.rejects(Deno.stat(path), Deno.errors.NotFound);
+  assert.equal(
+    (await buildBoard({ reports: [paths.shard1], out: join(temp.path, "b.markdown") })).written,
+    join(temp.path, "b.markdown"),
   );
 });
