@@ -6,7 +6,7 @@
  * @module
  */
 import type { HostEntry } from "./host.ts";
-import { compare, type Outcome, type TestResult } from "./outcome.ts";
+import { compare, type InterruptedTest, type Outcome, type TestResult } from "./outcome.ts";
 import { inShard, type Shard } from "./shard.ts";
 import { type RunSettings, type SuiteDriver, type SuiteId, type TestCase, tierOf } from "./suite.ts";
 import { type ExpectationSet, expectedStatus } from "./expectations.ts";
@@ -91,12 +91,23 @@ export interface ExecuteOptions {
   readonly retries?: number;
 }
 
+/** What {@linkcode executePlan} returns. */
+export interface PlanRun {
+  /** Every result, in plan order. */
+  readonly results: TestResult[];
+  /** The tests the run's abort left without a result, in plan order; empty when the run was not aborted. */
+  readonly interrupted: InterruptedTest[];
+}
+
 /**
  * Runs the plan and returns every result in plan order. A test its driver never reported becomes ERROR
- * (the harness failed, not the host) unless the run was interrupted, in which case it is left out and the
- * caller marks the report incomplete.
+ * (the harness failed, not the host) unless the run was interrupted. Once the run's signal aborts, nothing a
+ * driver reports counts: a test still running then ends the way the abort made it end (a stopped stream, a
+ * suite that stopped answering), which says nothing about the host. Such tests, and those that never began,
+ * are returned as `interrupted`, never judged against their expectation; the caller marks the report
+ * incomplete.
  */
-export async function executePlan(options: ExecuteOptions): Promise<TestResult[]> {
+export async function executePlan(options: ExecuteOptions): Promise<PlanRun> {
   const { plan, settings, expectations, observer } = options;
   const redact = options.redact ?? ((text: string) => text);
   const byItem = plan.map(() => new Map<string, TestResult>());
@@ -122,6 +133,7 @@ export async function executePlan(options: ExecuteOptions): Promise<TestResult[]
   };
 
   const record = (index: number, test: string, outcome: Outcome, durationMs: number) => {
+    if (settings.signal.aborted) return;
     const item = plan[index]!;
     const results = byItem[index]!;
     if (results.has(test) || !item.tests.some((t) => t.id === test)) return;
@@ -153,7 +165,7 @@ export async function executePlan(options: ExecuteOptions): Promise<TestResult[]
     try {
       await item.suite.run(item.entry, tests, settings, {
         started: (_host, test) => {
-          if (begun[index]!.has(test)) return;
+          if (begun[index]!.has(test) || settings.signal.aborted) return;
           begun[index]!.add(test);
           observer.testStarted(item.entry.id, test);
         },
@@ -194,12 +206,21 @@ export async function executePlan(options: ExecuteOptions): Promise<TestResult[]
   });
   await Promise.all(workers);
 
-  return plan.flatMap((item, index) =>
+  const results = plan.flatMap((item, index) =>
     item.tests.flatMap((test) => {
       const result = byItem[index]!.get(test.id);
       return result ? [result] : [];
     })
   );
+  if (!settings.signal.aborted) return { results, interrupted: [] };
+  const interrupted = plan.flatMap((item, index) =>
+    item.tests.flatMap((test): InterruptedTest[] =>
+      byItem[index]!.has(test.id)
+        ? []
+        : [{ host: item.entry.id, test: test.id, ...titleOf(item, test.id), started: begun[index]!.has(test.id) }]
+    )
+  );
+  return { results, interrupted };
 }
 
 /**

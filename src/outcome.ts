@@ -57,6 +57,20 @@ export interface TestResult {
   attempts?: number;
 }
 
+/**
+ * A planned test the run has no result for because it was interrupted (Ctrl-C, SIGTERM): it is never judged,
+ * so it is neither a host's FAIL, ERROR or TIMEOUT nor matched against an expectation. The report lists it in
+ * `run.interrupted`, and every format marks it.
+ */
+export interface InterruptedTest {
+  host: string;
+  test: string;
+  /** The test's human name, when it has one other than its id. */
+  title?: string;
+  /** `true`: it was running when the run stopped (its result is dropped); `false`: it never began. */
+  started: boolean;
+}
+
 /** A passing outcome. */
 export function pass(details?: Record<string, unknown>): Outcome {
   return details ? { status: "PASS", details } : { status: "PASS" };

@@ -49,7 +49,7 @@ async function execute(scripts: Record<string, Status[]>, retries: number, expec
   const passes: string[][] = [];
   const started: string[] = [];
   const seen: TestResult[] = [];
-  const results = await executePlan({
+  const { results } = await executePlan({
     plan: catalogue([entry], [scripted(scripts, passes)], settings()),
     settings: settings(),
     expectations,

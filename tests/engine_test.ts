@@ -83,7 +83,7 @@ Deno.test("executePlan applies expectations, redacts secrets and keeps plan orde
     ),
   ]]);
   const seen: TestResult[] = [];
-  const results = await executePlan({
+  const { results } = await executePlan({
     plan,
     settings: settings(),
     expectations,
@@ -102,7 +102,7 @@ Deno.test("executePlan applies expectations, redacts secrets and keeps plan orde
 });
 
 Deno.test("a test the driver never reported, or lost to a crash, becomes ERROR", async () => {
-  const missing = await executePlan({
+  const { results: missing } = await executePlan({
     plan: catalogue([cliEntry("h1")], [driver({ skipReport: "cli/b/pass" })], settings()),
     settings: settings(),
     expectations: new Map(),
@@ -111,7 +111,7 @@ Deno.test("a test the driver never reported, or lost to a crash, becomes ERROR",
   assert.equal(missing.find((r) => r.test === "cli/b/pass")!.status, "ERROR");
   assert.match(missing.find((r) => r.test === "cli/b/pass")!.message, /without reporting/);
 
-  const crashed = await executePlan({
+  const { results: crashed } = await executePlan({
     plan: catalogue([cliEntry("h1")], [driver({ throwAfter: 1 })], settings()),
     settings: settings(),
     expectations: new Map(),
@@ -124,7 +124,7 @@ Deno.test("a test the driver never reported, or lost to a crash, becomes ERROR",
 Deno.test("an interrupted run leaves unreported tests out instead of blaming anyone", async () => {
   const controller = new AbortController();
   controller.abort();
-  const results = await executePlan({
+  const { results } = await executePlan({
     plan: catalogue([cliEntry("h1"), cliEntry("h2")], [driver({ skipReport: "cli/a/fail" })], settings()),
     settings: settings(controller.signal),
     expectations: new Map(),
@@ -132,3 +132,56 @@ Deno.test("an interrupted run leaves unreported tests out instead of blaming any
   });
   assert.ok(results.every((r) => r.status !== "ERROR"));
 });
+
+/**
+ * A driver as the real ones behave on Ctrl-C: the first test has passed, the second is running when the run
+ * aborts and ends as the abort made it end (a TIMEOUT its expectation lists, or a FAIL "stopped: … abort"),
+ * and the third never begins.
+ */
+function abortingDriver(controller: AbortController, ending: Outcome): SuiteDriver {
+  return {
+    id: "cli",
+    accepts: (entry) => entry.kind === "cli",
+    list: (): TestCase[] => ["cli/a/pass", "cli/a/running", "cli/a/later"].map((id) => ({ id })),
+    async run(entry, tests, settings, sink) {
+      for (const test of tests) {
+        if (settings.signal.aborted) return;
+        sink.started(entry.id, test.id);
+        await Promise.resolve();
+        if (test.id === "cli/a/running") controller.abort();
+        sink.finished(entry.id, test.id, test.id === "cli/a/pass" ? { status: "PASS" } : ending, 3);
+      }
+    },
+  };
+}
+
+for (
+  const ending of [
+    { status: "TIMEOUT", message: "still running after 800 ms (retrying)" },
+    { status: "FAIL", message: 'stopped: expected "wall", got "abort"' },
+  ] satisfies Outcome[]
+) {
+  Deno.test(`a test the interrupt stops is listed as interrupted, never as its ${ending.status}`, async () => {
+    const controller = new AbortController();
+    const expectations = new Map([[
+      "h1",
+      parseExpectations(
+        "schema: conformance-expectations/1\nhost: h1\ntests:\n  cli/a/running:\n    status: TIMEOUT\n    reason: hangs\n",
+        "x",
+      ),
+    ]]);
+    const seen: TestResult[] = [];
+    const { results, interrupted } = await executePlan({
+      plan: catalogue([cliEntry("h1")], [abortingDriver(controller, ending)], settings()),
+      settings: settings(controller.signal),
+      expectations,
+      observer: { testStarted() {}, result: (r) => seen.push(r) },
+    });
+    assert.deepEqual(results.map((r) => [r.test, r.status]), [["cli/a/pass", "PASS"]]);
+    assert.deepEqual(seen.map((r) => r.test), ["cli/a/pass"], "the reporters heard of the stopped test");
+    assert.deepEqual(interrupted, [
+      { host: "h1", test: "cli/a/running", started: true },
+      { host: "h1", test: "cli/a/later", started: false },
+    ]);
+  });
+}

@@ -22,6 +22,8 @@ export interface CdpProcessOptions {
   readonly args?: readonly string[];
   /** How long to wait for the DevTools port. */
   readonly startTimeoutMs?: number;
+  /** The run's abort: once aborted, a close gives the app `ABORT_KILL_GRACE_MS` after SIGTERM, not 10 s. */
+  readonly signal?: AbortSignal;
 }
 
 /** A running app with a DevTools endpoint; disposing it ends its process group. */
@@ -106,7 +108,7 @@ export async function startCdpProcess(options: CdpProcessOptions): Promise<CdpPr
     closed ??= (async () => {
       // Through the kill binary where Deno.kill is refused (the harness's permission set).
       if (await groupAlive(pid)) signalGroup(pid, "SIGTERM");
-      await waitGroupGone(pid, 10_000);
+      await waitGroupGone(pid, 10_000, options.signal);
       await status;
       untrack();
       if (temporary) await Deno.remove(userDataDir, { recursive: true }).catch(() => {});

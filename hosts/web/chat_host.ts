@@ -21,6 +21,7 @@ import { BrowserHost, type BrowserSession, readDownload } from "../../src/runner
 import type { CapabilityContext, HostSetupOptions, RequestOf, SuiteBridge } from "../../src/runner/host.ts";
 import { loadPlaywright } from "../../src/runner/playwright.ts";
 import { FrameSuiteBridge } from "../../src/runner/suite_bridge.ts";
+import { settleWithin } from "../../src/runner/abort.ts";
 import { startCdpProcess } from "../desktop/cdp_process.ts";
 import { clickByLabel, findAppFrame, findConversationText, inspectAppFrame } from "./app_frames.ts";
 import { type LogPane, logPaneLines, redactedMatch } from "./log_pane.ts";
@@ -162,6 +163,7 @@ export class ChatHost extends BrowserHost {
       userDataDir: this.#profileDir,
       headless: this.#options.headless ?? false,
       args: ["--disable-blink-features=AutomationControlled", "--disable-popup-blocking"],
+      signal: options.signal,
     });
     let browser: Browser;
     try {
@@ -182,7 +184,8 @@ export class ChatHost extends BrowserHost {
       ...(page ? { page } : {}),
       pid: app.pid,
       close: async () => {
-        await browser.close().catch(() => {});
+        // The app's SIGTERM closes the profile gracefully too: after an abort that is all it gets.
+        if (!options.signal.aborted) await settleWithin(browser.close(), options.signal, 0, 10_000);
         await app.close();
       },
     };

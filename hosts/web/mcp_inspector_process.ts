@@ -12,7 +12,8 @@
  * @module
  */
 import { BASELINE_ENV_ALLOW, projectEnv, readEnv } from "../../src/exec/env.ts";
-import { groupAlive, killGroup } from "../../src/exec/process_group.ts";
+import { ABORT_KILL_GRACE_MS, groupAlive, killGroup, trackGroup } from "../../src/exec/process_group.ts";
+import { settleWithin } from "../../src/runner/abort.ts";
 import { dirname } from "node:path";
 import { shimPath } from "../cli/_installed.ts";
 import { resolveBinary } from "../cli/_real_host.ts";
@@ -172,6 +173,8 @@ export async function startInspector(options: StartInspectorOptions): Promise<In
     throw error;
   }
   const pid = child.pid;
+  // A second Ctrl-C, or a teardown the abort cut short, finds the group in the registry.
+  const untrack = trackGroup(pid);
   let text = "";
   const banner = Promise.withResolvers<void>();
   const keep = (chunk: string) => {
@@ -186,9 +189,13 @@ export async function startInspector(options: StartInspectorOptions): Promise<In
   let closed: Promise<void> | null = null;
   const close = () => {
     closed ??= (async () => {
-      const gone = await killGroup(pid, { graceMs: 5_000, verifyMs: 10_000 });
+      // The run's abort cuts the SIGTERM grace to ABORT_KILL_GRACE_MS, and the pipes of a killed group are not
+      // waited for long (a descendant that left the group may hold them).
+      const { signal } = options;
+      const gone = await killGroup(pid, { graceMs: 5_000, verifyMs: 10_000, ...(signal ? { signal } : {}) });
       await status;
-      await drained;
+      await settleWithin(drained, signal, ABORT_KILL_GRACE_MS);
+      untrack();
       await Deno.remove(home, { recursive: true }).catch(() => {});
       if (!gone || await groupAlive(pid)) {
         throw new Error(`The MCP Inspector's process group ${pid} is still alive after SIGKILL`);

@@ -313,6 +313,7 @@ export async function runConformance(
   let reporters: ReporterGroup;
   let total;
   let results;
+  let interrupted;
   try {
     hosts = await Promise.all(plan.map(async ({ entry, suite }) => ({
       id: entry.id,
@@ -333,7 +334,7 @@ export async function runConformance(
     total = plan.reduce((n, item) => n + item.tests.length, 0);
     reporters.start({ run, hosts, total });
 
-    results = await executePlan({
+    ({ results, interrupted } = await executePlan({
       plan,
       settings,
       // An entry for other host versions than the one that runs does not apply.
@@ -344,10 +345,13 @@ export async function runConformance(
       redact: scrub,
       observer: reporters,
       retries: options.retries,
-    });
+    }));
   } finally {
     for (const [signal, listener] of listeners) Deno.removeSignalListener(signal, listener);
   }
+  // A driver's teardown after the abort is bounded: whatever host or browser group it had no time to end
+  // goes now, before the reports are written and the process exits.
+  if (signalExit !== null) killLiveGroups();
 
   if (options.out !== undefined) results = await attachArtifacts(results, options.out, startedAt);
   const report: RunReport = {
@@ -356,6 +360,7 @@ export async function runConformance(
       ...run,
       durationMs: Math.round(Date.now() - startedAt.getTime()),
       ...(signalExit !== null || results.length < total ? { incomplete: true } : {}),
+      ...(interrupted.length > 0 ? { interrupted } : {}),
     },
     hosts,
     results,

@@ -147,6 +147,27 @@ function hashSource(text: string): string {
 const CSP = `default-src 'none'; style-src 'unsafe-inline'; script-src ${hashSource(SCRIPT)}; img-src data:`;
 
 /**
+ * The tests an interrupt left without a result (`run.interrupted`): a list under the run's meta lines, each
+ * marked "interrupted", since they have no status and no board cell.
+ */
+function interruptedHtml(report: RunReport): string[] {
+  const interrupted = report.run.interrupted ?? [];
+  if (interrupted.length === 0) return [];
+  const running = interrupted.filter((test) => test.started).length;
+  return [
+    `<details class="interrupted"><summary><span class="bad">interrupted</span>: ${interrupted.length} ` +
+    `test(s) have no result (${running} running when the run stopped, ${interrupted.length - running} not ` +
+    "begun); they are not judged</summary><ul>",
+    ...interrupted.map((test) =>
+      `<li><code>${escapeHtml(test.test)}</code> on ${escapeHtml(test.host)}: interrupted ${
+        test.started ? "while it ran" : "before it began"
+      }</li>`
+    ),
+    "</ul></details>",
+  ];
+}
+
+/**
  * Renders a report as one self-contained HTML page.
  *
  * @example
@@ -191,6 +212,7 @@ export function renderHtml(
       } · <span id="shown">${results.length}</span> of ` +
       `${results.length} results shown</div>`,
   );
+  out.push(...interruptedHtml(report));
   out.push("<fieldset><legend>Status</legend>");
   for (const status of STATUSES) {
     out.push(

@@ -6,6 +6,9 @@
  * - a stale expectation (listed as failing, now passing) → `<failure type="STALE_EXPECTATION">`;
  * - SKIP → `<skipped>` with its reason; a known failure (as listed in the expectations) → `<skipped
  *   type="EXPECTED_FAILURE">`, like pytest's xfail;
+ * - a test an interrupt (Ctrl-C, SIGTERM) left without a result (`run.interrupted`) → `<skipped
+ *   type="INTERRUPTED" message="interrupted: …">`, and each testsuite of an incomplete run carries the
+ *   property `run.incomplete` and an `INCOMPLETE: …` line in its `<system-err>`;
  * - PASS, WARN and INFO → a passed test case (a WARN's or INFO's message goes to `<system-out>`); an INFO is
  *   never a `<skipped>`, because the test ran and broke nothing.
  *
@@ -15,7 +18,7 @@
  * @module
  */
 import { join } from "node:path";
-import { compare, expectedLabel, type TestResult } from "../outcome.ts";
+import { compare, expectedLabel, type InterruptedTest, type TestResult } from "../outcome.ts";
 import { artifactsOf } from "./artifacts.ts";
 import { writeFileAtomic } from "./atomic_write.ts";
 import { redact, redactResult } from "./redact.ts";
@@ -59,6 +62,12 @@ export function renderJunit(report: RunReport, secrets: readonly string[] = []):
       counts.time += result.durationMs;
       return xml;
     });
+    // The tests an interrupt left without a result: skipped, never a failure of the host.
+    for (const test of (report.run.interrupted ?? []).filter((interrupted) => interrupted.host === host.id)) {
+      cases.push(interruptedCase(test, secrets));
+      counts.tests++;
+      counts.skipped++;
+    }
     for (const key of Object.keys(total) as (keyof Counts)[]) total[key] += counts[key];
     const properties = [
       ["host.kind", host.kind],
@@ -67,6 +76,7 @@ export function renderJunit(report: RunReport, secrets: readonly string[] = []):
       ["suite.revision", report.run.suite],
       ["harness.version", report.run.harness],
       ["shard", report.run.shard],
+      ...(report.run.incomplete ? [["run.incomplete", "true"]] : []),
     ].map(([name, value]) => `      ${openTag("property", { name, value })}/>`);
     suites.push(
       `  ${
@@ -80,6 +90,7 @@ export function renderJunit(report: RunReport, secrets: readonly string[] = []):
       }>\n` +
         `    <properties>\n${properties.join("\n")}\n    </properties>\n` +
         cases.join("") +
+        incompleteNote(report, host.id) +
         "  </testsuite>\n",
     );
   }
@@ -134,6 +145,37 @@ function testCase(result: TestResult): { xml: string; kind: "passed" | "failures
     inner += `      <system-out>${escapeXmlText(flakyText(result))}</system-out>\n`;
   }
   return { xml: inner ? `${open}>\n${inner}    </testcase>\n` : `${open}/>\n`, kind };
+}
+
+/** A test the run's interrupt left without a result, as a skipped testcase saying so. */
+function interruptedCase(test: InterruptedTest, secrets: readonly string[]): string {
+  const segments = test.test.split("/");
+  const classname = [test.host, ...segments.slice(0, -1)].join(".");
+  const message = test.started
+    ? "interrupted: the run was stopped while this test ran"
+    : "interrupted: the run was stopped before this test began";
+  const title = test.title === undefined
+    ? ""
+    : `      <properties>\n        ${
+      openTag("property", { name: "title", value: redact(test.title, secrets) })
+    }/>\n` +
+      "      </properties>\n";
+  return `    ${openTag("testcase", { name: test.test, classname, time: seconds(0) })}>\n${title}` +
+    element("skipped", { message, type: "INTERRUPTED" }, "") + "    </testcase>\n";
+}
+
+/** A testsuite's `<system-err>` line when the run is incomplete: how many of the host's tests have no result. */
+function incompleteNote(report: RunReport, host: string): string {
+  if (!report.run.incomplete) return "";
+  const interrupted = (report.run.interrupted ?? []).filter((test) => test.host === host);
+  const running = interrupted.filter((test) => test.started).length;
+  const text = interrupted.length === 0
+    ? "INCOMPLETE: the run was interrupted; results may be missing"
+    : `INCOMPLETE: the run was interrupted; ${interrupted.length} test(s) of this host have no result ` +
+      `(${running} running when it stopped, ${
+        interrupted.length - running
+      } not begun), marked skipped "interrupted"`;
+  return `    <system-err>${escapeXmlText(text)}</system-err>\n`;
 }
 
 /** The title and the artifacts (relative to `--out`) as testcase properties; the name stays the test id. */

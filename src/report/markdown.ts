@@ -45,6 +45,7 @@ export function renderBoardMarkdown(report: RunReport, options: BoardMarkdownOpt
       (run.incomplete ? " · **incomplete run: results are missing**" : ""),
     "",
   );
+  lines.push(...interruptedLines(report, new Set(grid.hosts.map((host) => host.id))));
   if (grid.hosts.length === 0 || grid.rows.length === 0) {
     lines.push(
       grid.hosts.length === 0 ? "No host on this board." : "No results for the hosts on this board.",
@@ -94,6 +95,25 @@ export function renderBoardMarkdown(report: RunReport, options: BoardMarkdownOpt
   lines.push(...titles);
   if (grid.footnotes.length + titles.length > 0) lines.push("");
   return lines.join("\n");
+}
+
+/** How many interrupted tests are named on the board; the rest are counted. */
+const INTERRUPTED_NAMED = 20;
+
+/** The tests an interrupt left without a result, for the hosts on the board: never judged, so never a cell. */
+function interruptedLines(report: RunReport, onBoard: ReadonlySet<string>): string[] {
+  const interrupted = (report.run.interrupted ?? []).filter((test) => onBoard.has(test.host));
+  if (interrupted.length === 0) return [];
+  const running = interrupted.filter((test) => test.started).length;
+  const named = interrupted.slice(0, INTERRUPTED_NAMED).map((test) =>
+    `\`${code(test.test)}\` on ${escapeMarkdown(test.host)}${test.started ? " (running)" : ""}`
+  );
+  const more = interrupted.length > named.length ? `, and ${interrupted.length - named.length} more` : "";
+  return [
+    `**Interrupted:** ${interrupted.length} test(s) have no result (${running} running when the run stopped, ` +
+    `${interrupted.length - running} not begun); they are not judged: ${named.join(", ")}${more}.`,
+    "",
+  ];
 }
 
 /** A row's test title, from the first of its results that has one. */

@@ -134,6 +134,8 @@ function mergeRun(runs: readonly RunInfo[]): RunInfo {
     shard,
   };
   if (!complete || runs.some((r) => r.incomplete)) run.incomplete = true;
+  const interrupted = runs.flatMap((r) => r.interrupted ?? []);
+  if (interrupted.length > 0) run.interrupted = interrupted;
   const commands = new Set(runs.map((r) => r.command));
   const command = runs[0]!.command;
   if (commands.size === 1 && command !== undefined) run.command = command;

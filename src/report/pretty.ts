@@ -153,7 +153,15 @@ export class PrettyReporter implements Reporter {
           stale ? `${stale} stale expectation${stale === 1 ? "" : "s"}` : "",
         ].filter(Boolean).join(", "),
       );
-    const incomplete = report.run.incomplete ? ` · ${this.#style(["bold", "yellow"], "INCOMPLETE run")}` : "";
+    const interrupted = report.run.interrupted?.length ?? 0;
+    const incomplete = report.run.incomplete
+      ? ` · ${
+        this.#style(
+          ["bold", "yellow"],
+          `INCOMPLETE run${interrupted > 0 ? ` (${interrupted} interrupted)` : ""}`,
+        )
+      }`
+      : "";
     const flaky = s.flaky > 0 ? ` · ${this.#style(["bold", "yellow"], `${s.flaky} flaky`)}` : "";
     return `${report.results.length} results: ${parts.join(", ")} · ${verdict}${flaky}${incomplete} · ` +
       formatDuration(report.run.durationMs);

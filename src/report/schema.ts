@@ -6,7 +6,7 @@
  * @module
  */
 import { z } from "zod";
-import { STATUSES, summarize, type Summary, type TestResult } from "../outcome.ts";
+import { type InterruptedTest, STATUSES, summarize, type Summary, type TestResult } from "../outcome.ts";
 import { type ReportDiff, reportDiffSchema } from "./diff_schema.ts";
 import { ReportError } from "./report_error.ts";
 
@@ -34,6 +34,12 @@ export interface RunInfo {
   shard: string;
   /** Set while a run is in progress or when it was interrupted: the results are a prefix of the plan. */
   incomplete?: boolean;
+  /**
+   * The planned tests an interrupt (Ctrl-C, SIGTERM) left without a result, those running then and those not
+   * yet begun: never judged, never matched against an expectation. Absent when every planned test has a
+   * result, and in reports written before it existed.
+   */
+  interrupted?: InterruptedTest[];
   /** The command line that produced the report, redacted. */
   command?: string;
   /**
@@ -89,6 +95,12 @@ export const runReportSchema: z.ZodType<RunReport> = z.object({
     deno: z.string(),
     shard: z.string().regex(/^[1-9]\d*\/[1-9]\d*(,[1-9]\d*\/[1-9]\d*)*$/, 'expected "I/N", e.g. "1/1"'),
     incomplete: z.boolean().optional(),
+    interrupted: z.array(z.object({
+      host: z.string().min(1),
+      test: z.string().min(1),
+      title: z.string().optional(),
+      started: z.boolean(),
+    })).optional(),
     command: z.string().optional(),
     rerunFlags: z.array(z.string()).optional(),
   }),
@@ -181,7 +193,9 @@ export function parseReport(text: string, source: string): RunReport {
 
 function checkConsistency(report: RunReport, source: string): void {
   const hostIds = new Set(report.hosts.map((host) => host.id));
-  const stray = report.results.find((result) => !hostIds.has(result.host));
+  const stray = [...report.results, ...report.run.interrupted ?? []].find((result) =>
+    !hostIds.has(result.host)
+  );
   if (stray) {
     throw new ReportError(
       `Report "${source}" has a result for host "${stray.host}" that is not in its hosts list: ` +

@@ -45,6 +45,8 @@ export async function readDownload(download: Download): Promise<{ filename: stri
 export abstract class BrowserHost implements Host {
   abstract readonly id: string;
   #launched: BrowserSession | null = null;
+  /** The browser while it starts, so a teardown that comes meanwhile (the run's abort) still closes it. */
+  #starting: Promise<BrowserSession> | null = null;
   #context: BrowserContext | null = null;
   #page: Page | null = null;
   #options: HostSetupOptions | null = null;
@@ -93,7 +95,12 @@ export abstract class BrowserHost implements Host {
   async setup(options: HostSetupOptions): Promise<void> {
     this.#options = options;
     try {
-      this.#launched = await this.startBrowser(options);
+      this.#starting = this.startBrowser(options);
+      this.#launched = await this.#starting;
+      this.#starting = null;
+      if (options.signal.aborted) {
+        throw new Error(`The setup of host "${this.id}" was stopped: the run was aborted`);
+      }
       this.#context = this.#launched.context;
       if (options.trace !== "off" && options.artifactsDir !== null) {
         await this.#context.tracing.start({ screenshots: true, snapshots: true });
@@ -113,7 +120,7 @@ export abstract class BrowserHost implements Host {
    * host that needs a persistent, signed-in profile overrides it.
    */
   protected async startBrowser(options: HostSetupOptions): Promise<BrowserSession> {
-    const launched = await launchChromium({ headful: options.headful });
+    const launched = await launchChromium({ headful: options.headful, signal: options.signal });
     try {
       const context = await launched.browser.newContext({ acceptDownloads: true, colorScheme: "light" });
       return { context, pid: launched.pid, close: () => launched.close() };
@@ -274,16 +281,19 @@ export abstract class BrowserHost implements Host {
   async teardown(): Promise<void> {
     const asides = this.#asides;
     this.#asides = [];
-    if (this.#tracing()) {
+    // Once the run is aborted the browser goes at once: no trace is saved, no context closed one by one.
+    const aborted = this.#options?.signal.aborted ?? false;
+    if (this.#tracing() && !aborted) {
       if (this.#context !== null) await this.#stopTrace(this.#context, null);
       for (const aside of asides) await this.#stopTrace(aside.context, aside.name);
     }
-    for (const aside of asides) await aside.context.close().catch(() => {});
+    for (const aside of aborted ? [] : asides) await aside.context.close().catch(() => {});
     this.bridge = null;
     this.#page = null;
     this.#context = null;
-    const launched = this.#launched;
+    const launched = this.#launched ?? await this.#starting?.catch(() => null) ?? null;
     this.#launched = null;
+    this.#starting = null;
     await launched?.close();
   }
 }

@@ -8,12 +8,14 @@ import type { Browser } from "playwright-core";
 import { loadPlaywright } from "./playwright.ts";
 // Through the kill binary where Deno.kill is refused (the harness's permission set, src/permissions.ts).
 import {
+  ABORT_KILL_GRACE_MS,
   groupAlive,
   signalGroup,
   trackGroup,
   waitGroupGone as waitUntilGone,
 } from "../exec/process_group.ts";
 import { readEnv, RUN_ID_ENV } from "../exec/env.ts";
+import { settleWithin, untilAborted } from "./abort.ts";
 
 /**
  * The flags every launch uses: no sandbox (root in containers), no GPU, no background traffic, and no crashpad
@@ -86,7 +88,21 @@ export interface LaunchOptions {
   readonly headful?: boolean;
   /** Extra flags after {@linkcode CHROMIUM_ARGS}. */
   readonly args?: readonly string[];
+  /**
+   * The run's abort: a launch in progress stops at once (the browser, found by {@linkcode LAUNCH_MARKER} on
+   * its command line, is killed), and a close after it skips the graceful part.
+   */
+  readonly signal?: AbortSignal;
 }
+
+/**
+ * A switch Chromium ignores, carrying the launch's private config folder: it finds the browser of a launch
+ * that the run's abort cut short, before Playwright has told its pid.
+ */
+export const LAUNCH_MARKER = "--conformance-launch";
+
+/** The longest a graceful `browser.close()` may take before the group is killed anyway. */
+const GRACEFUL_CLOSE_MS = 5_000;
 
 /**
  * Launches Chromium in its own process group (Playwright spawns it detached) and connects to it.
@@ -108,17 +124,28 @@ export async function launchChromium(options: LaunchOptions = {}): Promise<Launc
   // Chromium's crashpad handlers daemonize out of the browser's process group; a private config dir puts a
   // unique path on their command line, so they can be found and waited for.
   const configDir = await Deno.makeTempDir({ prefix: "conformance-chromium-" });
-  const server = await chromium.launchServer({
+  const { signal } = options;
+  const launching = chromium.launchServer({
     executablePath,
     headless: !options.headful,
-    args: [...CHROMIUM_ARGS, ...(options.args ?? [])],
+    args: [...CHROMIUM_ARGS, ...(options.args ?? []), `${LAUNCH_MARKER}=${configDir}`],
     // An explicit environment, so Playwright does not list the harness's (refused under its env permission).
     env: { ...readEnv(BROWSER_ENV), XDG_CONFIG_HOME: configDir },
     host: "127.0.0.1",
     // The harness alone handles signals: Playwright's handlers would exit with 130 before the reports are
     // written. The run's abort closes the browser through the hosts' teardown, a second Ctrl-C kills its group.
     ...PLAYWRIGHT_SIGNALS_OFF,
-  }).catch(async (error) => {
+  });
+  const server = await untilAborted(
+    launching,
+    signal,
+    () => new Error("The Chromium launch was stopped: the run was aborted"),
+  ).catch(async (error) => {
+    if (signal?.aborted) {
+      // The browser may be starting: kill it by its marker now, and by its server once the launch settles.
+      launching.then((started) => started.kill()).catch(() => {});
+      await waitGone(() => leftovers(-1, configDir), 0);
+    }
     await Deno.remove(configDir, { recursive: true }).catch(() => {});
     throw error;
   });
@@ -128,7 +155,10 @@ export async function launchChromium(options: LaunchOptions = {}): Promise<Launc
   let closed: Promise<void> | null = null;
   const close = () => {
     closed ??= (async () => {
-      await browser?.close().catch(() => {});
+      // After an abort nothing waits for a graceful close; otherwise it is capped, and an abort cuts it short.
+      if (!signal?.aborted && browser !== null) {
+        await settleWithin(browser.close(), signal, 0, GRACEFUL_CLOSE_MS);
+      }
       // The profile is a throwaway and traces are saved before this point, so nothing needs a graceful exit:
       // the whole group goes at once (a graceful close took 0.5-1.3 s under load), and Playwright, seeing the
       // exit, removes its temporary folders meanwhile.
@@ -139,7 +169,11 @@ export async function launchChromium(options: LaunchOptions = {}): Promise<Launc
           // Already gone.
         }
       }
-      await Promise.all([server.kill().catch(() => {}), waitGone(survivors, 10_000)]);
+      const graceMs = signal?.aborted ? ABORT_KILL_GRACE_MS : 10_000;
+      await Promise.all([
+        settleWithin(server.kill(), signal, ABORT_KILL_GRACE_MS),
+        waitGone(survivors, graceMs),
+      ]);
       untrack();
       await Deno.remove(configDir, { recursive: true }).catch(() => {});
     })();
@@ -150,7 +184,11 @@ export async function launchChromium(options: LaunchOptions = {}): Promise<Launc
     if (pid < 0) {
       throw new Error(`Chromium at "${executablePath}" did not start: check that it runs headless`);
     }
-    browser = await chromium.connect(server.wsEndpoint());
+    browser = await untilAborted(
+      chromium.connect(server.wsEndpoint()),
+      signal,
+      () => new Error("The Chromium launch was stopped: the run was aborted"),
+    );
   } catch (error) {
     await close();
     throw error;
@@ -204,10 +242,11 @@ async function waitGone(find: () => Promise<number[]>, graceMs: number): Promise
 
 /**
  * Waits until group `pgid` is gone (a zombie counts as gone, see `src/exec/process_group.ts`); after
- * `graceMs`, kills what is left with SIGKILL and waits up to 5 s more.
+ * `graceMs` (cut to `ABORT_KILL_GRACE_MS` once `signal` aborts), kills what is left with SIGKILL and waits up
+ * to 5 s more.
  */
-export async function waitGroupGone(pgid: number, graceMs: number): Promise<void> {
-  if (await waitUntilGone(pgid, graceMs)) return;
+export async function waitGroupGone(pgid: number, graceMs: number, signal?: AbortSignal): Promise<void> {
+  if (await waitUntilGone(pgid, graceMs, signal)) return;
   if (!signalGroup(pgid, "SIGKILL")) return;
   await waitUntilGone(pgid, 5_000);
 }

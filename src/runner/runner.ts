@@ -16,6 +16,7 @@ import {
 } from "../protocol.ts";
 import type { CapabilityContext, Host, PollMark, SuiteBridge } from "./host.ts";
 import { pollProblem } from "./poll_check.ts";
+import { untilAborted } from "./abort.ts";
 
 /** Timing and reporting of one {@linkcode Runner}. */
 export interface RunnerOptions {
@@ -91,19 +92,26 @@ export class Runner {
    * {@linkcode SuiteRunInterrupted} (with the partial results) on a stall, an abort, or a View that vanished.
    */
   async run(bridge: SuiteBridge, filter: StartFilter | null): Promise<SubtestResult[]> {
-    await bridge.start(filter);
+    // The abort ends the run at once, whatever the page is doing (an evaluate in a stuck page, a request
+    // being serviced, evidence being captured): the loop is left to stop on its own.
+    const progress: Progress = { results: [], runningId: null };
+    const aborted = () =>
+      new SuiteRunInterrupted("The run was aborted", progress.results, progress.runningId);
+    await untilAborted(bridge.start(filter), this.#signal, aborted);
     // A second, independent poll loop for the whole run, so the suite keeps seeing a Runner while this loop
     // services a request or records a result (a suite that sees no polls for a while may answer its own
     // requests, as for a person running it by hand).
     const heartbeat = keepPolling(bridge, HEARTBEAT_MS);
     try {
-      return await this.#serve(bridge);
+      return await untilAborted(this.#serve(bridge, progress), this.#signal, aborted);
     } finally {
-      await heartbeat.stop();
+      // After an abort the heartbeat's poll may hang in a stuck page: it is stopped, not waited for.
+      const stopped = heartbeat.stop();
+      if (!this.#signal?.aborted) await stopped;
     }
   }
 
-  async #serve(bridge: SuiteBridge): Promise<SubtestResult[]> {
+  async #serve(bridge: SuiteBridge, progress: Progress): Promise<SubtestResult[]> {
     let seen = 0;
     let lastChange = Date.now();
     let progressKey = "";
@@ -129,6 +137,7 @@ export class Runner {
       }
       if (poll.state !== "idle") {
         results = poll.results;
+        progress.results = results;
         for (; seen < results.length; seen++) await this.#onResult?.(results[seen]!);
       }
       if (poll.state === "done") return results;
@@ -136,6 +145,7 @@ export class Runner {
       if (poll.state === "running") {
         if (poll.runningId !== runningId && poll.runningId !== "") this.#onTestStart?.(poll.runningId);
         runningId = poll.runningId;
+        progress.runningId = runningId;
         const key = `${poll.runningId}:${poll.results.length}:${poll.requestSeq ?? ""}:${
           poll.request?.kind ?? ""
         }`;
@@ -200,6 +210,12 @@ export class Runner {
       clearTimeout(timer);
     }
   }
+}
+
+/** What a run has seen so far, for the {@linkcode SuiteRunInterrupted} of an abort. */
+interface Progress {
+  results: SubtestResult[];
+  runningId: string | null;
 }
 
 /** The longest one `pollChange` waits inside the View (the stall guard and an abort are checked between). */

@@ -22,6 +22,7 @@ import {
 } from "../../src/protocol.ts";
 import type { Host } from "../../src/runner/host.ts";
 import { Runner, SuiteRunInterrupted } from "../../src/runner/runner.ts";
+import { settleWithin, untilAborted } from "../../src/runner/abort.ts";
 import type { ResultSink, RunSettings, SuiteDriver, TestCase } from "../../src/suite.ts";
 import { CATALOGUE } from "./catalogue/mod.ts";
 import { inRunOrder } from "./harness/test_api.ts";
@@ -38,6 +39,22 @@ const LAUNCH_ORDER: readonly LauncherName[] = [
   "run_conformance_nocsp",
   MAIN,
 ];
+
+/**
+ * How long a host's teardown may take once the run is aborted (Ctrl-C, SIGTERM), unscaled: the browser and
+ * every process go by SIGKILL then, so this is ample; what is still alive after it, the run kills.
+ */
+export const TEARDOWN_AFTER_ABORT_MS = 600;
+
+/** The error a host call that the abort cut short rejects with. */
+function abortedDuring(what: string): () => Error {
+  return () => new Error(`The run was aborted during ${what}`);
+}
+
+/** Tears `host` down, waiting at most {@linkcode TEARDOWN_AFTER_ABORT_MS} once the run is aborted. */
+async function teardownHost(host: Host, signal: AbortSignal): Promise<void> {
+  await settleWithin(host.teardown(), signal, TEARDOWN_AFTER_ABORT_MS);
+}
 
 /** The catalogue's declarations, in run order. */
 function catalogue(): TestMeta[] {
@@ -105,18 +122,24 @@ async function runApps(
   }
   const host = entry.create();
   try {
-    await host.setup({
-      headful: settings.headful,
-      live: settings.live,
-      trace: settings.trace,
-      artifactsDir: settings.outDir,
-      timeoutMultiplier: settings.timeoutMultiplier,
-      signal: settings.signal,
-      appHtml: loadSuite,
-      ...(settings.profileDir ? { profileDir: settings.profileDir } : {}),
-    });
+    await untilAborted(
+      host.setup({
+        headful: settings.headful,
+        live: settings.live,
+        trace: settings.trace,
+        artifactsDir: settings.outDir,
+        timeoutMultiplier: settings.timeoutMultiplier,
+        signal: settings.signal,
+        appHtml: loadSuite,
+        ...(settings.profileDir ? { profileDir: settings.profileDir } : {}),
+      }),
+      settings.signal,
+      abortedDuring(`the setup of host "${entry.id}"`),
+    );
   } catch (error) {
-    await host.teardown().catch(() => {});
+    await teardownHost(host, settings.signal);
+    // Interrupted: no test has a result, and none is blamed (the engine lists them as interrupted).
+    if (settings.signal.aborted) return;
     const reason = messageOf(error);
     return report.all(
       /No Chromium found/.test(reason)
@@ -158,8 +181,10 @@ async function runApps(
       if (failed !== null) throw failed.error;
     }
   } finally {
-    await host.teardown().catch(() => {});
-    report.rest({ status: "ERROR", message: "The suite stopped before this test ran" });
+    await teardownHost(host, settings.signal);
+    if (!settings.signal.aborted) {
+      report.rest({ status: "ERROR", message: "The suite stopped before this test ran" });
+    }
   }
 }
 
@@ -181,9 +206,14 @@ async function runRender(
   const since = Date.now();
   let bridge;
   try {
-    bridge = aside && host.launchAside ? await host.launchAside(launcher) : await host.launch(launcher);
+    bridge = await untilAborted(
+      aside && host.launchAside ? host.launchAside(launcher) : host.launch(launcher),
+      settings.signal,
+      abortedDuring(`the ${launcher} render`),
+    );
   } catch (error) {
     onLaunched?.();
+    if (settings.signal.aborted) return;
     for (const id of ids) {
       report.one(id, { status: "ERROR", message: `${launcher} did not render: ${messageOf(error)}` });
     }
@@ -210,6 +240,8 @@ async function runRender(
   try {
     await runner.run(bridge, { ids });
   } catch (error) {
+    // Interrupted: the tests left end as the abort made them end, which says nothing about the host.
+    if (settings.signal.aborted) return;
     if (!(error instanceof SuiteRunInterrupted)) throw error;
     const removed = bridge.isDetached();
     // The server log judges the teardown tests only when the View went away during them, not after a stall.

@@ -78,10 +78,15 @@ async function runOne(
   settings: RunSettings,
   sink: ResultSink,
 ): Promise<void> {
+  // Once the run is aborted nothing more is reported: a test the abort stopped ended as the abort made it end
+  // ("stopped: … abort", a fault run "still running"), which says nothing about the host. The engine lists it
+  // as interrupted.
+  if (settings.signal.aborted) return;
   sink.started(entry.id, test.id);
   const started = performance.now();
   const recordings: StreamRecording[] = [];
   let outcome = await recordStreams(recordings, () => outcomeOf(entry, test, tiers, settings));
+  if (settings.signal.aborted) return;
   if (settings.outDir !== null && isFailing(outcome.status) && recordings.length > 0) {
     outcome = await withSavedStreams(outcome, settings.outDir, entry, test, recordings);
   }
@@ -117,11 +122,11 @@ async function outcomeOf(
   if (!tier) {
     return errorOutcome(`No CLI tier runs test "${test.id}": check the tier list in suite/cli/tiers.ts`);
   }
-  if (settings.signal.aborted) return { status: "SKIP", message: "run aborted before the test started" };
   const timeoutMs = (tier.timeoutMs ?? DEFAULT_TEST_TIMEOUT_MS) * settings.timeoutMultiplier;
   const controller = new AbortController();
   const onRunAbort = () => controller.abort(settings.signal.reason);
   settings.signal.addEventListener("abort", onRunAbort, { once: true });
+  if (settings.signal.aborted) onRunAbort();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<Outcome>((resolve) => {
     timer = setTimeout(() => {
@@ -136,10 +141,18 @@ async function outcomeOf(
     const outcome = await Promise.race([running, deadline]);
     if (outcome.status === "TIMEOUT" && controller.signal.aborted) {
       // Let the tier finish its cleanup (process-group kill) before the result is reported, but a tier that
-      // ignores its signal must not hold the whole run.
+      // ignores its signal must not hold the whole run, nor an interrupt (the run's abort ends the wait).
       let grace: ReturnType<typeof setTimeout> | undefined;
-      await Promise.race([running, new Promise((resolve) => grace = setTimeout(resolve, CLEANUP_GRACE_MS))]);
+      const interrupted = Promise.withResolvers<void>();
+      const onInterrupt = () => interrupted.resolve();
+      settings.signal.addEventListener("abort", onInterrupt, { once: true });
+      await Promise.race([
+        running,
+        interrupted.promise,
+        new Promise((resolve) => grace = setTimeout(resolve, CLEANUP_GRACE_MS)),
+      ]);
       clearTimeout(grace);
+      settings.signal.removeEventListener("abort", onInterrupt);
     }
     return outcome;
   } finally {
