@@ -49,10 +49,31 @@ function examplesOf(file: string): YamlExample[] {
 
 const EXAMPLES = DOCS.flatMap(examplesOf);
 
+const ACTION_INPUTS = Object.keys(
+  (parseYaml(Deno.readTextFileSync(`${ROOT}action.yml`)) as { inputs: Record<string, unknown> }).inputs,
+);
+
+/**
+ * A GitHub Actions step list (docs/ci.md): every step that uses the conformance action passes only inputs
+ * action.yml declares.
+ */
+function checkSteps(steps: unknown[], where: string): "workflow" {
+  for (const step of steps as { uses?: unknown; with?: Record<string, unknown> }[]) {
+    if (typeof step.uses !== "string" || !/\/conformance@/.test(step.uses)) continue;
+    for (const input of Object.keys(step.with ?? {})) {
+      assert.ok(ACTION_INPUTS.includes(input), `${where}: the action has no input "${input}"`);
+    }
+  }
+  return "workflow";
+}
+
 /** Checks one example as written; returns how it was classified. */
-function check(example: YamlExample): "config" | "expectations" | "fragment" | "skip" {
+function check(example: YamlExample): "config" | "expectations" | "fragment" | "skip" | "workflow" {
   if (example.marker?.startsWith("skip:")) return "skip";
   const data = parseYaml(example.text) as unknown;
+  if (Array.isArray(data) && data.every((step) => typeof step === "object" && step && "uses" in step)) {
+    return checkSteps(data, example.where);
+  }
   const keys = typeof data === "object" && data !== null && !Array.isArray(data) ? Object.keys(data) : [];
   const load = (): "config" | "expectations" | "fragment" => {
     if (typeof (data as { schema?: unknown }).schema === "string" && keys.includes("tests")) {
