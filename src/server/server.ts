@@ -8,8 +8,9 @@
  * at the cap, and a body that takes longer than the read deadline (default {@linkcode BODY_READ_TIMEOUT_MS})
  * is answered 408. Nothing past the cap is buffered or logged. `Deno.serve` has no header-read or idle timeout
  * option (Deno 2.9: `ServeTcpOptions` offers port, hostname, reusePort, tcpBacklog, signal, onListen and
- * onError), and a connection that sends half its headers is held for over a minute, so the body deadline is
- * the guard this server adds against a slow client; slow headers are bounded only by keeping to loopback.
+ * onError), and a connection that sends half its headers is held indefinitely, so clients connect to a front
+ * door (src/server/front_door.ts) that requires each request head within a deadline, closes idle connections
+ * and relays the rest to `Deno.serve` on an internal loopback port.
  *
  * @module
  */
@@ -17,6 +18,7 @@ import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
 import { corsHeaders, RequestGuard } from "./request_guard.ts";
 import { ServerLogRecorder } from "./server_log.ts";
 import { registerFixtures } from "./fixtures.ts";
+import { type FrontDoor, openFrontDoor } from "./front_door.ts";
 import type { ControlOrigins } from "../fixtures.ts";
 
 /** How to start a {@linkcode ConformanceServer}. */
@@ -44,6 +46,10 @@ export interface ConformanceServerOptions {
   readonly secondServerLog?: ServerLogRecorder;
   /** How long one request body may take to arrive; {@linkcode BODY_READ_TIMEOUT_MS} by default. */
   readonly bodyReadTimeoutMs?: number;
+  /** How long a connection may take to send its request head; `HEADER_TIMEOUT_MS` (10 s) by default. */
+  readonly headerTimeoutMs?: number;
+  /** How long a connection may go without a byte either way; `IDLE_TIMEOUT_MS` (60 s) by default. */
+  readonly idleTimeoutMs?: number;
 }
 
 /** A running conformance server; dispose it to stop listening. */
@@ -97,28 +103,48 @@ export async function startConformanceServer(options: ConformanceServerOptions):
   });
   const abort = new AbortController();
   const { promise: listening, resolve: onListen } = Promise.withResolvers<Deno.NetAddr>();
+  // The HTTP server listens on an internal loopback port; clients reach it through the front door, which holds
+  // them to the header and idle deadlines and tells the guard who each client really is.
+  let door: FrontDoor | null = null;
   const listener = Deno.serve({
-    hostname: options.hostname ?? "127.0.0.1",
-    port: options.port ?? 0,
+    hostname: "127.0.0.1",
+    port: 0,
     signal: abort.signal,
     onListen: (addr) => onListen(addr),
     onError: (error) => jsonRpcError(500, -32603, `Internal error: ${String(error)}`),
   }, (request, info) =>
-    serveRequest(request, info.remoteAddr, {
+    serveRequest(request, door?.peerOf(info.remoteAddr) ?? info.remoteAddr, {
       guard,
       handler: handler.fetch,
       log,
       bodyReadTimeoutMs: options.bodyReadTimeoutMs ?? BODY_READ_TIMEOUT_MS,
     }));
-  const addr = await listening;
+  const backend = await listening;
+  const stopBackend = async () => {
+    abort.abort();
+    await handler.close().catch(() => {});
+    await listener.finished;
+  };
+  try {
+    door = openFrontDoor({
+      hostname: options.hostname ?? "127.0.0.1",
+      port: options.port ?? 0,
+      backendPort: backend.port,
+      ...(options.headerTimeoutMs === undefined ? {} : { headerTimeoutMs: options.headerTimeoutMs }),
+      ...(options.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: options.idleTimeoutMs }),
+    });
+  } catch (error) {
+    await stopBackend();
+    throw error;
+  }
+  const addr = door.addr;
   const host = addr.hostname.includes(":") ? `[${addr.hostname}]` : addr.hostname;
   const url = new URL(`http://${host}:${addr.port}${MCP_PATH}`);
   let closed: Promise<void> | null = null;
   const close = () => {
     closed ??= (async () => {
-      abort.abort();
-      await handler.close().catch(() => {});
-      await listener.finished;
+      await door?.close();
+      await stopBackend();
     })();
     return closed;
   };
