@@ -25,18 +25,28 @@ export function editDistance(a: string, b: string): number {
  * ```ts
  * import { closest } from "./suggest.ts";
  * closest("gemeni", ["gemini", "codex"]); // "gemini"
+ * closest("claude", [{ name: "claude-code", aliases: ["claude"] }]); // "claude-code"
  * ```
  */
-export function closest(input: string, candidates: Iterable<string>): string | undefined {
+export function closest(input: string, candidates: Iterable<Candidate>): string | undefined {
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const candidate of candidates) {
-    const distance = editDistance(input.toLowerCase(), candidate.toLowerCase());
-    if (distance < bestDistance) [best, bestDistance] = [candidate, distance];
+    const { name, aliases = [] } = typeof candidate === "string" ? { name: candidate } : candidate;
+    for (const word of [name, ...aliases]) {
+      const distance = editDistance(input.toLowerCase(), word.toLowerCase());
+      if (distance < bestDistance) [best, bestDistance] = [name, distance];
+    }
   }
   const limit = Math.max(2, Math.floor(input.length / 3));
   return bestDistance <= limit ? best : undefined;
 }
+
+/**
+ * What a user may have meant: a name, or a name with the other words people use for it (a CLI host's
+ * binary: `claude` for `claude-code`). A close alias suggests the name.
+ */
+export type Candidate = string | { readonly name: string; readonly aliases?: readonly string[] };
 
 /**
  * The tail of an error message: `: did you mean "x"? <then>` when a candidate is close, else `. <then>`.
@@ -50,7 +60,7 @@ export function closest(input: string, candidates: Iterable<string>): string | u
  */
 export function didYouMean(
   input: string,
-  candidates: Iterable<string>,
+  candidates: Iterable<Candidate>,
   then: string,
   format: (match: string) => string = (match) => match,
 ): string {

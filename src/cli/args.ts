@@ -35,10 +35,11 @@ export function parseCommandLine(spec: CommandSpec, args: readonly string[]): Pa
   const options = { ...spec.flags, help: { type: "boolean", short: "h" } } as Record<string, FlagSpec>;
   let parsed;
   try {
-    parsed = parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: [...args], options, allowPositionals: true, strict: true, tokens: true });
   } catch (error) {
     throw translate(error, spec);
   }
+  refuseRepeats(spec, parsed.tokens);
   const { help, ...flags } = parsed.values as Record<
     string,
     string | boolean | (string | boolean)[] | undefined
@@ -59,6 +60,26 @@ export function parseCommandLine(spec: CommandSpec, args: readonly string[]): Pa
     );
   }
   return { flags, positionals: parsed.positionals, help: false };
+}
+
+/**
+ * A single-value flag given twice is a mistake to point at, not "the last one wins": the run would quietly
+ * differ from what one of the two words asked for. Repeatable flags and switches may repeat.
+ */
+function refuseRepeats(spec: CommandSpec, tokens: readonly { kind: string; name?: string }[]): void {
+  const seen = new Set<string>();
+  for (const token of tokens) {
+    if (token.kind !== "option" || token.name === undefined) continue;
+    const flag = spec.flags[token.name];
+    if (flag === undefined || flag.type !== "string" || flag.multiple) continue;
+    if (seen.has(token.name)) {
+      throw new UsageError(
+        `Flag "--${token.name}" is given twice: it takes one value, so keep one of them. ` +
+          `Run "conformance ${spec.name} --help"`,
+      );
+    }
+    seen.add(token.name);
+  }
 }
 
 function translate(error: unknown, spec: CommandSpec): UsageError {
@@ -82,7 +103,7 @@ function translate(error: unknown, spec: CommandSpec): UsageError {
   return new UsageError(`${message.split(".")[0]}. ${help}`);
 }
 
-/** A string flag's value, or `undefined`. Repeated single-value flags keep the last value. */
+/** A string flag's value, or `undefined` (a single-value flag given twice is refused while parsing). */
 export function stringFlag(parsed: ParsedCommand, name: string): string | undefined {
   const value = parsed.flags[name];
   if (Array.isArray(value)) return value.at(-1) as string | undefined;

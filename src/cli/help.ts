@@ -8,15 +8,19 @@ const RUN = `Usage: conformance [run] [options]
 
 Runs the conformance suites against hosts and reports every result.
 With no --host, runs the embedded defaults: fake, fake-minimal and the reference MCP Apps host.
+A flag that takes one value may be given once ("--grep a --grep b" is an error); the flags marked
+(repeatable) take lists, as "--host a,b" or "--host a --host b". From a clone, pass arguments after "--":
+deno task conformance -- --host fake.
 
 Hosts and tests
   --host H[,H…]             hosts to run (repeatable); see "conformance list hosts"
   --suite cli|apps|all      which family of tests (default: all that apply to each host)
-  --tier NAME               only one tier, e.g. behavior, scripted, constructability, lifecycle
+  --tier NAME[,NAME…]       only these tiers (repeatable), e.g. behavior, scripted, constructability, lifecycle
   --grep RE                 only tests whose id matches the regular expression
   --rerun-failed REPORT     rerun the unexpected results of a report.json: its hosts, tests and the flags
                             that shaped it (flags given here win); "nothing to rerun" exits 0
-  --shard I/N               run a deterministic 1/N of the (host, test) pairs; merge with "conformance board"
+  --shard I/N               run a deterministic 1/N of the (host, test) pairs; merge with "conformance board".
+                            "conformance list tests" with the same flags lists what would run
   --live                    run against real models and products with your own credentials (also CONFORMANCE_LIVE=1)
   --mock-model              run real agent CLIs end to end against a local mock model server
   --config FILE             extra hosts and golden paths (YAML), see the README's "Configuration"
@@ -33,8 +37,12 @@ Expectations
 
 Reports
   --reporter NAME           pretty (default), json, junit, markdown, html, github; repeatable
+                            Without pretty, the terminal still gets the summary line and one "wrote PATH"
+                            line per file (on stderr)
   --out DIR                 where report files go (json goes to stdout without --out), with each failure's
-                            artifacts: screenshots, traces, a failing CLI test's streams in streams/<host>/
+                            artifacts: screenshots, traces, a failing CLI test's streams in streams/<host>/.
+                            Created when missing; a file or an unwritable folder stops the run before any
+                            test (exit 2)
 
 Running
   --timeout-multiplier X    scale every timeout (slow machines: 2 or 3)
@@ -45,6 +53,8 @@ Running
   --profile-dir DIR         browser profile for real web products (default under your cache dir)
 
 Under each result that needs attention, "rerun:" gives the command that reruns exactly that test.
+Colour: on a terminal, off with NO_COLOR=1 or TERM=dumb (which also prints one line per result instead of the
+live progress line); FORCE_COLOR=1 turns it on in a pipe or CI log, FORCE_COLOR=0 off.
 
 Exit codes: 0 every result as expected, 1 an unexpected result or a stale expectation, 2 usage error (also,
 before any test, a named host's binary or the browser missing), 3 harness error, 130/143 interrupted.
@@ -55,17 +65,23 @@ Examples
   conformance --host claude-code,codex --mock-model --reporter json --out reports
   conformance --host reference --grep visibility --reporter html --out reports`;
 
-const LIST = `Usage: conformance list [hosts|tests] [--host H[,H…]] [--config FILE] [--json]
+const LIST = `Usage: conformance list [hosts|tests] [--host H[,H…]] [--config FILE] [--json] [--all]
+                        [--suite S] [--tier T[,T…]] [--grep RE] [--shard I/N] [--mock-model] [--live]
 
-Lists the hosts the harness knows (the registry plus --config hosts) or the tests each host would run.
+Lists the hosts the harness knows (the registry plus --config hosts) or the tests a run would run.
 
-  hosts        every host with its kind and capabilities (default)
-  tests        every (host, test) pair; narrow with --host
+  hosts        every host with its kind and capabilities (default); the test-only broken variants of the
+               reference host are counted, not listed, unless --all or --host names them
+  tests        the (host, test) pairs "conformance run" with the same flags would run: the default hosts
+               without --host, narrowed by --suite, --tier, --grep and --shard; --mock-model adds the
+               mock-model tier, as it does for run
+  --all        list hosts: every host, the test-only variants too
   --json       machine-readable output
 
 Examples
-  conformance list hosts
-  conformance list tests --host fake --json`;
+  conformance list hosts --all
+  conformance list tests --host claude-code --mock-model --tier mock-model
+  conformance list tests --host fake --grep ordering --json`;
 
 const BOARD = `Usage: conformance board REPORT.json… [--diff OLD.json [--fail-on-regression]] [--out FILE]
 
@@ -160,7 +176,7 @@ Commands
   fake-host  the built-in fake agent CLI                 conformance fake-host --help
 
   --version  the harness version and suite revision
-  --help     this text
+  --help     this text ("conformance help COMMAND" gives a command's)
 
 ${RUN.split("\n").slice(2).join("\n")}`;
 

@@ -6,7 +6,7 @@
 import type { Config } from "../config.ts";
 import { UsageError } from "../errors.ts";
 import type { HostEntry } from "../host.ts";
-import { didYouMean } from "../suggest.ts";
+import { type Candidate, didYouMean } from "../suggest.ts";
 import { DEFAULT_HOSTS, HOSTS } from "../../hosts/registry.ts";
 import { configHosts } from "../../hosts/from_config.ts";
 
@@ -34,10 +34,19 @@ export function resolveHosts(names: readonly string[], known: readonly HostEntry
     const entry = known.find((h) => h.id === name);
     if (!entry) {
       throw new UsageError(
-        `Unknown host "${name}"${didYouMean(name, known.map((h) => h.id), 'Run "conformance list hosts"')}`,
+        `Unknown host "${name}"${didYouMean(name, known.map(hostCandidate), 'Run "conformance list hosts"')}`,
       );
     }
     entries.push(entry);
   }
   return entries;
+}
+
+/** A host as a did-you-mean candidate: its id, and the program it starts (`--host claude` means claude-code). */
+function hostCandidate(entry: HostEntry): Candidate {
+  // The fakes start the harness itself: its name means no host.
+  if (entry.testOnly) return entry.id;
+  const program = entry.kind === "cli" ? entry.runner.binary : entry.program;
+  const name = program?.split("/").at(-1);
+  return name === undefined || name === entry.id ? entry.id : { name: entry.id, aliases: [name] };
 }

@@ -24,14 +24,20 @@ const SUBCOMMANDS: Readonly<Record<string, () => Promise<Subcommand>>> = {
 
 /** Runs the command line `args` and returns the exit code. */
 export async function runCli(args: readonly string[], io: CliIo): Promise<number> {
+  // `deno task conformance -- --host fake` hands the task's `--` on: it separates the task's arguments, not ours.
+  if (args[0] === "--") args = args.slice(1);
   const [first, ...rest] = args;
   if (first === "--version" || first === "-V") {
     io.out(`conformance ${HARNESS_VERSION} (suite ${SUITE_REVISION}, deno ${Deno.version.deno})\n`);
     return 0;
   }
   if (first === "--help" || first === "-h" || first === "help") {
-    const topic = first === "help" ? rest[0] : undefined;
-    io.out(`${HELP[topic ?? "main"] ?? HELP.main}\n`);
+    io.out(`${HELP[helpTopic(first === "help" ? rest[0] : undefined)]}\n`);
+    return 0;
+  }
+  // main.ts runs the fake host itself; only its help reaches here.
+  if (first === "fake-host" && (rest[0] === "--help" || rest[0] === "-h")) {
+    io.out(`${HELP["fake-host"]}\n`);
     return 0;
   }
   if (first === undefined || first.startsWith("-")) return (await SUBCOMMANDS.run!())([...args], io);
@@ -42,4 +48,14 @@ export async function runCli(args: readonly string[], io: CliIo): Promise<number
     );
   }
   return (await load())(rest, io);
+}
+
+/** The help page for `conformance help TOPIC`: `main` without a topic; an unknown topic is a usage error. */
+function helpTopic(topic: string | undefined): string {
+  if (topic === undefined || topic.startsWith("-")) return "main";
+  if (topic in HELP && topic !== "main") return topic;
+  const topics = Object.keys(HELP).filter((name) => name !== "main");
+  throw new UsageError(
+    `No help for "${topic}"${didYouMean(topic, topics, `Topics: ${topics.join(", ")}`)}`,
+  );
 }

@@ -19,7 +19,8 @@ import { InputTooLargeError, MAX_REPORT_FILE_BYTES, readTextBounded } from "../r
 /** What of a run's options shapes which tests exist and how they behave, so a rerun repeats it. */
 export interface RerunShape {
   readonly suite: string;
-  readonly tier?: string;
+  /** `--tier a,b`; empty for every tier. */
+  readonly tiers: readonly string[];
   readonly live: boolean;
   readonly mockModel: boolean;
   readonly config?: string;
@@ -78,7 +79,7 @@ export function rerunFlags(shape: RerunShape): string[] {
   if (shape.config !== undefined) flags.push("--config", shape.config);
   for (const path of shape.expectations) flags.push("--expectations", path);
   if (shape.suite !== "all") flags.push("--suite", shape.suite);
-  if (shape.tier !== undefined) flags.push("--tier", shape.tier);
+  if (shape.tiers.length > 0) flags.push("--tier", shape.tiers.join(","));
   if (shape.live) flags.push("--live");
   if (shape.mockModel) flags.push("--mock-model");
   if (shape.timeoutMultiplier !== 1) flags.push("--timeout-multiplier", String(shape.timeoutMultiplier));

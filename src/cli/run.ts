@@ -9,10 +9,18 @@ import { catalogue, executePlan, filterPlan, type PlanItem, tiersOf } from "../e
 import { EXIT, UsageError } from "../errors.ts";
 import { applicableExpectations, unexpectedResults } from "../expectations.ts";
 import { formatShard, parseShard, WHOLE } from "../shard.ts";
-import type { RunSettings, SuiteDriver, SuiteId, UserGoldenPath } from "../suite.ts";
+import { type RunSettings, type SuiteDriver, type SuiteId, tierOf, type UserGoldenPath } from "../suite.ts";
 import type { HostEntry } from "../host.ts";
 import { didYouMean } from "../suggest.ts";
-import { booleanFlag, type CommandSpec, listFlag, oneOf, parseCommandLine, stringFlag } from "./args.ts";
+import {
+  booleanFlag,
+  type CommandSpec,
+  listFlag,
+  oneOf,
+  parseCommandLine,
+  type ParsedCommand,
+  stringFlag,
+} from "./args.ts";
 import { HELP } from "./help.ts";
 import { knownHosts, resolveHosts } from "./hosts.ts";
 import { attachArtifacts } from "./artifacts.ts";
@@ -32,6 +40,14 @@ import { loadRunExpectations } from "./run_expectations.ts";
 import { SUITES } from "../../suite/mod.ts";
 import { createReporters, ReporterGroup } from "../report/create.ts";
 import { REPORTER_NAMES, type ReporterName } from "../report/reporter.ts";
+import { JSON_REPORT_FILE } from "../report/json.ts";
+import { JUNIT_FILE } from "../report/junit.ts";
+import { MARKDOWN_BOARD_FILE } from "../report/markdown.ts";
+import { HTML_REPORT_FILE } from "../report/html.ts";
+import { PrettyReporter } from "../report/pretty.ts";
+import { isPermissionRefusal } from "../permissions.ts";
+import { oneLine } from "../file_errors.ts";
+import { join } from "node:path";
 import { redact, secretsFromEnv } from "../report/redact.ts";
 import { readableEnv } from "../exec/env.ts";
 import { killLiveGroups } from "../exec/process_group.ts";
@@ -39,22 +55,27 @@ import { REPORT_SCHEMA, type RunReport } from "../report/schema.ts";
 import { summarize, type TestResult } from "../outcome.ts";
 import { HARNESS_VERSION, SUITE_REVISION } from "../version.ts";
 
+/** The flags that choose which (host, test) pairs run; `conformance list tests` takes them too. */
+export const SELECTION_FLAGS: CommandSpec["flags"] = {
+  host: { type: "string", multiple: true },
+  suite: { type: "string" },
+  tier: { type: "string", multiple: true },
+  grep: { type: "string" },
+  shard: { type: "string" },
+  live: { type: "boolean" },
+  "mock-model": { type: "boolean" },
+  config: { type: "string" },
+};
+
 /** The grammar of `conformance run`. */
 export const RUN_SPEC: CommandSpec = {
   name: "run",
   flags: {
-    host: { type: "string", multiple: true },
-    suite: { type: "string" },
-    tier: { type: "string" },
-    grep: { type: "string" },
-    live: { type: "boolean" },
-    "mock-model": { type: "boolean" },
-    config: { type: "string" },
+    ...SELECTION_FLAGS,
     expectations: { type: "string", multiple: true },
     "update-expectations": { type: "boolean" },
     reporter: { type: "string", multiple: true },
     out: { type: "string" },
-    shard: { type: "string" },
     "timeout-multiplier": { type: "string" },
     retries: { type: "string" },
     headful: { type: "boolean" },
@@ -65,28 +86,32 @@ export const RUN_SPEC: CommandSpec = {
   positionals: { min: 0, max: 0, what: "no arguments" },
 };
 
-/** Flags whose value is a path, and their option keys. */
+/** Flags whose value is a path, and their option keys (`--config` is part of the selection). */
 const PATH_FLAGS = [
-  ["config", "config"],
   ["out", "out"],
   ["profile-dir", "profileDir"],
   ["rerun-failed", "rerunFailed"],
 ] as const;
 
-/** Everything `run` was asked to do, validated. */
-export interface RunOptions {
+/** Which (host, test) pairs to run, validated: what `run` and `list tests` share. */
+export interface Selection {
   hosts: string[];
   suite: SuiteId | "all";
-  tier?: string;
+  /** `--tier a,b`: only tests of these tiers (or MCP Apps areas); empty for every tier. */
+  tiers: string[];
   grep?: RegExp;
+  shard: ReturnType<typeof parseShard>;
   live: boolean;
   mockModel: boolean;
   config?: string;
+}
+
+/** Everything `run` was asked to do, validated. */
+export interface RunOptions extends Selection {
   expectations: string[];
   updateExpectations: boolean;
   reporters: ReporterName[];
   out?: string;
-  shard: ReturnType<typeof parseShard>;
   timeoutMultiplier: number;
   /** `--retries N`: how many more times an unexpected result is run; 0 by default. */
   retries: number;
@@ -97,19 +122,43 @@ export interface RunOptions {
   rerunFailed?: string;
 }
 
+/** Validates the {@linkcode SELECTION_FLAGS} of a parsed command line. */
+export function parseSelection(parsed: ParsedCommand, env = Deno.env): Selection {
+  const selection: Selection = {
+    hosts: listFlag(parsed, "host"),
+    suite: oneOf("--suite", stringFlag(parsed, "suite") ?? "all", ["cli", "apps", "all"] as const),
+    tiers: [...new Set(listFlag(parsed, "tier"))],
+    shard: WHOLE,
+    live: booleanFlag(parsed, "live") || env.get("CONFORMANCE_LIVE") === "1",
+    mockModel: booleanFlag(parsed, "mock-model"),
+  };
+  const grep = stringFlag(parsed, "grep");
+  if (grep !== undefined) {
+    try {
+      selection.grep = new RegExp(grep);
+    } catch (error) {
+      throw new UsageError(`Invalid --grep "${grep}": ${(error as Error).message}`);
+    }
+  }
+  const shard = stringFlag(parsed, "shard");
+  if (shard !== undefined) selection.shard = parseShard(shard);
+  const config = stringFlag(parsed, "config");
+  if (config !== undefined) {
+    if (config.trim() === "") throw new UsageError(`Flag "--config" needs a non-empty value`);
+    selection.config = config;
+  }
+  return selection;
+}
+
 /** Validates `run` arguments into {@linkcode RunOptions}; every mistake is a {@linkcode UsageError}. */
 export function parseRunOptions(args: readonly string[], env = Deno.env): RunOptions | "help" {
   const parsed = parseCommandLine(RUN_SPEC, args);
   if (parsed.help) return "help";
   const options: RunOptions = {
-    hosts: listFlag(parsed, "host"),
-    suite: oneOf("--suite", stringFlag(parsed, "suite") ?? "all", ["cli", "apps", "all"] as const),
-    live: booleanFlag(parsed, "live") || env.get("CONFORMANCE_LIVE") === "1",
-    mockModel: booleanFlag(parsed, "mock-model"),
+    ...parseSelection(parsed, env),
     expectations: listFlag(parsed, "expectations"),
     updateExpectations: booleanFlag(parsed, "update-expectations"),
     reporters: [],
-    shard: WHOLE,
     timeoutMultiplier: 1,
     retries: 0,
     headful: booleanFlag(parsed, "headful"),
@@ -120,18 +169,6 @@ export function parseRunOptions(args: readonly string[], env = Deno.env): RunOpt
     oneOf("--reporter", name, REPORTER_NAMES)
   );
   options.reporters = [...new Set(options.reporters)];
-  const tier = stringFlag(parsed, "tier");
-  if (tier !== undefined) options.tier = tier;
-  const grep = stringFlag(parsed, "grep");
-  if (grep !== undefined) {
-    try {
-      options.grep = new RegExp(grep);
-    } catch (error) {
-      throw new UsageError(`Invalid --grep "${grep}": ${(error as Error).message}`);
-    }
-  }
-  const shard = stringFlag(parsed, "shard");
-  if (shard !== undefined) options.shard = parseShard(shard);
   const multiplier = stringFlag(parsed, "timeout-multiplier");
   if (multiplier !== undefined) {
     const value = Number(multiplier);
@@ -211,23 +248,13 @@ export async function planRun(
     }
   }
   const goldenPaths = config.goldenPaths;
-  const all = catalogue(entries, SUITES, { ...options, goldenPaths });
+  const { all, plan: selected } = selectTests(entries, options, goldenPaths);
   for (const entry of entries) {
     if (!all.some((item) => item.entry.id === entry.id && item.tests.length > 0)) {
       throw new UsageError(`Host "${entry.id}" has no tests in this build: its suite is not built yet`);
     }
   }
-  if (options.tier !== undefined) {
-    const tiers = tiersOf(all);
-    if (!tiers.includes(options.tier)) {
-      throw new UsageError(
-        `Unknown --tier "${options.tier}"${
-          didYouMean(options.tier, tiers, `Tiers for these hosts: ${tiers.join(", ")}`)
-        }`,
-      );
-    }
-  }
-  let plan = filterPlan(all, options);
+  let plan = selected;
   if (rerun) plan = narrowToTargets(plan, rerun).plan;
   if (plan.length === 0 && options.shard.count === 1) {
     throw new UsageError(
@@ -240,6 +267,32 @@ export async function planRun(
     configSource: config.source,
   });
   return { plan, all, goldenPaths, known };
+}
+
+/**
+ * The catalogue of `entries` and the part of it `selection` picks (suite, tiers, pattern, shard), as `run`
+ * would run it and `list tests` lists it. An unknown tier is a usage error.
+ */
+export function selectTests(
+  entries: readonly HostEntry[],
+  selection: Selection,
+  goldenPaths: readonly UserGoldenPath[],
+): { all: PlanItem[]; plan: PlanItem[] } {
+  const all = catalogue(entries, SUITES, { ...selection, goldenPaths });
+  const known = tiersOf(all);
+  for (const tier of selection.tiers) {
+    if (!known.includes(tier)) {
+      throw new UsageError(
+        `Unknown --tier "${tier}"${didYouMean(tier, known, `Tiers for these hosts: ${known.join(", ")}`)}`,
+      );
+    }
+  }
+  const tiers = new Set(selection.tiers);
+  const inTiers = tiers.size === 0 ? all : all.map((item) => ({
+    ...item,
+    tests: item.tests.filter((test) => tiers.has(tierOf(test.id))),
+  }));
+  return { all, plan: filterPlan(inTiers, selection) };
 }
 
 /** Runs the conformance suites as `options` say, reporting to `io`; returns the exit code. */
@@ -255,13 +308,15 @@ export async function runConformance(
   }
   if (rerun) options = { ...withReportFlags(options, rerun, argv), hosts: [...rerun.tests.keys()] };
   const { plan, goldenPaths, known } = await planRun(options, rerun);
-  // Both refuse before any test runs: a file that rotted, an update that cannot apply.
+  // These refuse before any test runs: a file that rotted, an update that cannot apply, a report folder that
+  // cannot be written.
   const expectations = await loadRunExpectations({
     paths: options.expectations,
     known,
     goldenPaths,
     updating: options.updateExpectations,
   });
+  if (options.out !== undefined) await prepareOutDir(options.out);
   const update = options.updateExpectations
     ? await prepareExpectationUpdate(
       options.expectations[0]!,
@@ -368,6 +423,7 @@ export async function runConformance(
   };
   // Every reporter finishes even when one fails; the first failure is thrown after.
   await reporters.finish(report);
+  closeTerminal(options, report, io);
 
   if (signalExit !== null) return signalExit;
   if (update) {
@@ -407,6 +463,64 @@ export function withReportFlags(
   }
   const merged = parseRunOptions([...kept, ...argv]);
   return merged === "help" ? options : merged;
+}
+
+/** The file each reporter writes under `--out` (the others write no file of their own there). */
+const REPORT_FILES: Readonly<Partial<Record<ReporterName, string>>> = {
+  json: JSON_REPORT_FILE,
+  junit: JUNIT_FILE,
+  markdown: MARKDOWN_BOARD_FILE,
+  html: HTML_REPORT_FILE,
+};
+
+/**
+ * The terminal's last word on a run: without `pretty` (only file reporters chosen) its summary line, and one
+ * "wrote PATH" line per report file, on standard error (standard output may carry a report).
+ */
+function closeTerminal(options: RunOptions, report: RunReport, io: CliIo): void {
+  if (!options.reporters.includes("pretty")) {
+    const pretty = new PrettyReporter({ out: { write: io.err }, isTTY: false, color: io.color });
+    io.err(`${pretty.summaryLine(report)}\n`);
+  }
+  if (options.out === undefined) return;
+  for (const name of options.reporters) {
+    const file = REPORT_FILES[name];
+    if (file !== undefined) io.err(`conformance: wrote ${join(options.out, file)}\n`);
+  }
+}
+
+/**
+ * Makes sure `--out` can take the reports before any test runs: creates the folder when missing, and refuses
+ * a file, a path under a file, or a folder this process cannot write (one line, exit 2).
+ */
+export async function prepareOutDir(path: string): Promise<void> {
+  const refuse = (why: string) =>
+    new UsageError(`--out "${path}" ${why}: give a folder the reports can be written to`);
+  try {
+    const info = await Deno.stat(path);
+    if (!info.isDirectory) throw refuse("is a file, not a folder");
+  } catch (error) {
+    if (error instanceof UsageError || isPermissionRefusal(error)) throw error;
+    if (!(error instanceof Deno.errors.NotFound)) throw refuse(`cannot be used (${reason(error)})`);
+    try {
+      await Deno.mkdir(path, { recursive: true });
+    } catch (error) {
+      if (isPermissionRefusal(error)) throw error;
+      throw refuse(`cannot be created (${reason(error)})`);
+    }
+  }
+  try {
+    await Deno.remove(await Deno.makeTempFile({ dir: path, prefix: ".conformance-write-check-" }));
+  } catch (error) {
+    if (isPermissionRefusal(error)) throw error;
+    throw refuse(`is not writable (${reason(error)})`);
+  }
+}
+
+/** An OS error's message without Deno's trailing call description, on one line. */
+function reason(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return oneLine(message.replace(/:\s*(mkdir|stat|open)\s.*$/s, ""));
 }
 
 /** The command that reruns one result of this run, with the flags that shaped it. */

@@ -84,9 +84,15 @@ export async function serveCommand(args: string[], io: CliIo, signal?: AbortSign
         io.out(banner(serving, allowHosts.length > 0 || !isLoopback(parseListen(listen).hostname))),
     });
   } catch (error) {
+    const where = second === undefined
+      ? `--listen ${listen}`
+      : `--listen ${listen} or --second-listen ${second}`;
     if (error instanceof Deno.errors.AddrInUse) {
+      throw new UsageError(`Cannot listen on ${where}: the address is in use; pick another port`);
+    }
+    if (error instanceof Deno.errors.AddrNotAvailable) {
       throw new UsageError(
-        `${error.message.split("\n")[0]}: another process listens there; pick another port`,
+        `Cannot listen on ${where}: this machine has no such address; give one of its own (127.0.0.1:PORT)`,
       );
     }
     throw error;
