@@ -48,7 +48,11 @@ interface Counts {
  * await Deno.writeTextFile("junit.xml", renderJunit(report));
  * ```
  */
-export function renderJunit(report: RunReport, secrets: readonly string[] = []): string {
+export function renderJunit(
+  report: RunReport,
+  secrets: readonly string[] = [],
+  hostWallMs: ReadonlyMap<string, number> = new Map(),
+): string {
   const timestamp = report.run.startedAt.slice(0, 19);
   const suites: string[] = [];
   const total: Counts = { tests: 0, failures: 0, errors: 0, skipped: 0, time: 0 };
@@ -69,6 +73,7 @@ export function renderJunit(report: RunReport, secrets: readonly string[] = []):
       counts.skipped++;
     }
     for (const key of Object.keys(total) as (keyof Counts)[]) total[key] += counts[key];
+    counts.time = suiteWallMs(report, host.id, counts.time, hostWallMs);
     const properties = [
       ["host.kind", host.kind],
       ["host.version", redact(host.version ?? "", secrets)],
@@ -94,8 +99,24 @@ export function renderJunit(report: RunReport, secrets: readonly string[] = []):
         "  </testsuite>\n",
     );
   }
+  // Hosts run side by side: the run's time is its wall time, not the sum of its hosts'.
+  total.time = report.run.durationMs;
   const head = openTag("testsuites", { name: `conformance ${report.run.suite}`, ...attributes(total) });
   return `<?xml version="1.0" encoding="UTF-8"?>\n${head}>\n${suites.join("")}</testsuites>\n`;
+}
+
+/**
+ * A testsuite's `time`: the wall time from the host's first test starting to its last result, as the reporter
+ * saw it (`hostWallMs`). Without it (a merged board) the sum of its tests' durations, at most the run's wall
+ * time (tests of one host can run side by side).
+ */
+function suiteWallMs(
+  report: RunReport,
+  host: string,
+  summedMs: number,
+  hostWallMs: ReadonlyMap<string, number>,
+): number {
+  return hostWallMs.get(host) ?? Math.min(summedMs, report.run.durationMs);
 }
 
 function attributes(counts: Counts): Record<string, string | number> {
@@ -245,16 +266,28 @@ export class JunitReporter implements Reporter {
     this.#options = options;
   }
 
+  /** When each host's first test started and its last result came, for the suites' wall time. */
+  readonly #spans = new Map<string, { start: number; end: number }>();
+
   /** Nothing to do: the file is written at the end. */
   start(): void {}
-  /** Nothing to do. */
-  testStarted(): void {}
-  /** Nothing to do: the final report has every result. */
-  result(): void {}
+  /** Notes when the host's first test started. */
+  testStarted(host: string): void {
+    const now = performance.now();
+    if (!this.#spans.has(host)) this.#spans.set(host, { start: now, end: now });
+  }
+  /** Notes when the host's latest result came (the final report has every result). */
+  result(result: TestResult): void {
+    const now = performance.now();
+    const span = this.#spans.get(result.host);
+    if (span) span.end = now;
+    else this.#spans.set(result.host, { start: now - result.durationMs, end: now });
+  }
 
   /** Writes the file atomically, or prints it without an output folder. */
   async finish(report: RunReport): Promise<void> {
-    const text = renderJunit(report, this.#options.secrets);
+    const wall = new Map([...this.#spans].map(([host, span]) => [host, span.end - span.start]));
+    const text = renderJunit(report, this.#options.secrets, wall);
     if (this.#options.outDir === null) this.#options.out.write(text);
     else await writeFileAtomic(join(this.#options.outDir, JUNIT_FILE), text);
   }

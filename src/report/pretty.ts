@@ -163,7 +163,8 @@ export class PrettyReporter implements Reporter {
       }`
       : "";
     const flaky = s.flaky > 0 ? ` · ${this.#style(["bold", "yellow"], `${s.flaky} flaky`)}` : "";
-    return `${report.results.length} results: ${parts.join(", ")} · ${verdict}${flaky}${incomplete} · ` +
+    const results = `${report.results.length} result${report.results.length === 1 ? "" : "s"}`;
+    return `${results}: ${parts.join(", ")} · ${verdict}${flaky}${incomplete} · ` +
       formatDuration(report.run.durationMs);
   }
 

@@ -75,7 +75,7 @@ Deno.test("--retries 2 turns a planted one-off failure into a visible flaky resu
   assert.equal(report.summary.flaky, 1);
   assert.equal(report.summary.passed, 1);
   assert.match(io.stdout, /FLAKY: passed on attempt 2, after FAIL/);
-  assert.match(io.stdout, /^1 results: .*· all as expected · 1 flaky · /m);
+  assert.match(io.stdout, /^1 result: .*· all as expected · 1 flaky · /m);
   assert.match(junit, /<property name="flaky" value="true"\/>/);
   assert.match(junit, /<property name="attempts" value="2"\/>/);
   assert.match(board, /^\| `cli\/behavior\/streaming`.* \| ✓\[\^1\] \|$/m);
