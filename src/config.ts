@@ -33,7 +33,7 @@ import { oneLine, yamlErrorDetail } from "./file_errors.ts";
 import { InputTooLargeError, readTextBounded } from "./read_bounded.ts";
 import { byPlace, schemaProblems, semanticProblems } from "./config_problems.ts";
 import { CAPABILITY_FLAGS } from "./exec/host_runner.ts";
-import { parseListen } from "./server/listen_address.ts";
+import { isLoopback, parseListen } from "./server/listen_address.ts";
 // Only the step schema (zod and a type import of Playwright): the config file checks steps as it reads them.
 import { LaunchSteps, placeholdersOf } from "./runner/launch_steps.ts";
 
@@ -106,6 +106,15 @@ const Origin = z.url().refine(
   "give an origin such as http://127.0.0.1:6274",
 );
 
+/** Whether a listen address binds loopback only; a malformed one is `ListenAddress`'s to report. */
+function listensOnLoopback(value: string): boolean {
+  try {
+    return isLoopback(parseListen(value).hostname);
+  } catch {
+    return true;
+  }
+}
+
 /** The conformance MCP server the harness starts for the run, where the host's own configuration expects it. */
 const ServerSpec = z.object({
   listen: ListenAddress,
@@ -115,7 +124,22 @@ const ServerSpec = z.object({
   cspOrigins: z.enum(["local", "public"]).default("local"),
   /** Browser origins allowed to call besides loopback and the host's `url`. */
   allowOrigins: z.array(Origin).default([]),
-}).strict();
+  /**
+   * Listen beyond loopback, as `conformance serve --allow-remote` does; a non-loopback `listen` or `second`
+   * is refused without it. The Host/Origin guard still applies to every peer.
+   */
+  allowRemote: z.boolean().optional(),
+}).strict().superRefine((server, ctx) => {
+  for (const key of ["listen", "second"] as const) {
+    const value = server[key];
+    if (value === undefined || server.allowRemote || listensOnLoopback(value)) continue;
+    ctx.addIssue({
+      code: "custom",
+      path: [key],
+      message: `"${value}" is not a loopback address: add allowRemote: true to listen beyond this machine`,
+    });
+  }
+});
 
 /**
  * A web host: how to start a render (launch steps, a prompt, or both), read its conversation, commit a drafted

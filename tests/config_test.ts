@@ -451,3 +451,26 @@ Deno.test("a mistyped choice gets the closest allowed value", () => {
     /at hosts\.0\.streamShape\.init: .*did you mean "required"\?/,
   );
 });
+
+Deno.test("a web host's server.listen beyond loopback is refused unless allowRemote: true, as serve's --listen", () => {
+  const web = (server: string) =>
+    "hosts:\n  - id: mine\n    kind: web\n    url: https://chat.example\n" +
+    `    launch: [{ click: "#a" }]\n    server: ${server}\n`;
+  for (
+    const [server, field] of [
+      ['{ listen: "0.0.0.0:6280" }', "listen"],
+      ['{ listen: "127.0.0.1:6280", second: "192.168.1.5:6281" }', "second"],
+    ]
+  ) {
+    assert.throws(
+      () => parseConfig(web(server!), "remote.yaml"),
+      (e: unknown) =>
+        e instanceof UsageError &&
+        new RegExp(`hosts\\.0\\.server\\.${field}: ".*" is not a loopback address: add allowRemote: true`)
+          .test(e.message),
+    );
+  }
+  const allowed = parseConfig(web('{ listen: "0.0.0.0:6280", allowRemote: true }'), "remote.yaml");
+  assert.equal(allowed.hosts[0]!.kind === "web" && allowed.hosts[0]!.server?.allowRemote, true);
+  assert.ok(parseConfig(web('{ listen: "[::1]:6280" }'), "local.yaml"));
+});
