@@ -21,8 +21,8 @@ export interface PlanItem {
 /** How to narrow the full catalogue. */
 export interface PlanFilter {
   readonly suite: SuiteId | "all";
-  /** Only tests of this tier (or MCP Apps area): the second segment of the test id. */
-  readonly tier?: string;
+  /** Only tests of these tiers (or MCP Apps areas): the second segment of the test id. Empty or absent: all. */
+  readonly tiers?: readonly string[];
   readonly grep?: RegExp;
   readonly shard: Shard;
 }
@@ -48,7 +48,7 @@ export function filterPlan(items: readonly PlanItem[], filter: PlanFilter): Plan
   for (const item of items) {
     if (filter.suite !== "all" && item.suite.id !== filter.suite) continue;
     const tests = item.tests.filter((test) =>
-      (filter.tier === undefined || tierOf(test.id) === filter.tier) &&
+      (!filter.tiers?.length || filter.tiers.includes(tierOf(test.id))) &&
       (filter.grep === undefined || filter.grep.test(test.id)) &&
       inShard(filter.shard, item.entry.id, test.id)
     );
@@ -215,9 +215,12 @@ export async function executePlan(options: ExecuteOptions): Promise<PlanRun> {
   if (!settings.signal.aborted) return { results, interrupted: [] };
   const interrupted = plan.flatMap((item, index) =>
     item.tests.flatMap((test): InterruptedTest[] =>
-      byItem[index]!.has(test.id)
-        ? []
-        : [{ host: item.entry.id, test: test.id, ...titleOf(item, test.id), started: begun[index]!.has(test.id) }]
+      byItem[index]!.has(test.id) ? [] : [{
+        host: item.entry.id,
+        test: test.id,
+        ...titleOf(item, test.id),
+        started: begun[index]!.has(test.id),
+      }]
     )
   );
   return { results, interrupted };

@@ -64,11 +64,16 @@ const settings = (signal = new AbortController().signal): RunSettings => headles
 Deno.test("filterPlan narrows by tier, pattern and suite and drops empty hosts", () => {
   const all = catalogue([cliEntry("h1"), cliEntry("h2")], [driver()], settings());
   assert.deepEqual(tiersOf(all), ["a", "b"]);
-  const byTier = filterPlan(all, { suite: "all", tier: "b", shard: WHOLE });
+  const byTier = filterPlan(all, { suite: "all", tiers: ["b"], shard: WHOLE });
   assert.deepEqual(byTier.map((i) => i.tests.map((t) => t.id)), [["cli/b/pass", "cli/b/secret"], [
     "cli/b/pass",
     "cli/b/secret",
   ]]);
+  assert.equal(
+    filterPlan(all, { suite: "all", tiers: ["a", "b"], shard: WHOLE }).flatMap((i) => i.tests).length,
+    8,
+  );
+  assert.equal(filterPlan(all, { suite: "all", tiers: [], shard: WHOLE }).flatMap((i) => i.tests).length, 8);
   assert.equal(filterPlan(all, { suite: "apps", shard: WHOLE }).length, 0);
   assert.equal(filterPlan(all, { suite: "all", grep: /nothing/, shard: WHOLE }).length, 0);
 });

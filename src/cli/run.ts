@@ -9,7 +9,7 @@ import { catalogue, executePlan, filterPlan, type PlanItem, tiersOf } from "../e
 import { EXIT, UsageError } from "../errors.ts";
 import { applicableExpectations, unexpectedResults } from "../expectations.ts";
 import { formatShard, parseShard, WHOLE } from "../shard.ts";
-import { type RunSettings, type SuiteDriver, type SuiteId, tierOf, type UserGoldenPath } from "../suite.ts";
+import type { RunSettings, SuiteDriver, SuiteId, UserGoldenPath } from "../suite.ts";
 import type { HostEntry } from "../host.ts";
 import { didYouMean } from "../suggest.ts";
 import {
@@ -287,12 +287,7 @@ export function selectTests(
       );
     }
   }
-  const tiers = new Set(selection.tiers);
-  const inTiers = tiers.size === 0 ? all : all.map((item) => ({
-    ...item,
-    tests: item.tests.filter((test) => tiers.has(tierOf(test.id))),
-  }));
-  return { all, plan: filterPlan(inTiers, selection) };
+  return { all, plan: filterPlan(all, selection) };
 }
 
 /** Runs the conformance suites as `options` say, reporting to `io`; returns the exit code. */
