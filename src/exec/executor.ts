@@ -20,6 +20,7 @@ import { DEFAULT_MAX_LINE_BYTES, forEachLine, type Line } from "./line_reader.ts
 import { KeptEvents } from "./kept_events.ts";
 import type { Observation, StopReason, Violation } from "./observation.ts";
 import { groupAlive, killGroup, trackGroup } from "./process_group.ts";
+import { describeEscapes, EscapeHunt, newSpawnTag, SPAWN_TAG_ENV } from "./escapes.ts";
 import { explainRefusal } from "../permissions.ts";
 import { HarnessError } from "../errors.ts";
 
@@ -162,13 +163,18 @@ async function run(
     dropped,
   };
   let child: Deno.ChildProcess;
+  // Every process the host starts inherits the tag: how those that leave its group are found (escapes.ts).
+  const tag = newSpawnTag();
   try {
     child = new Deno.Command(invocation.binary, {
       args: [...invocation.args],
-      env: projectEnv(
-        invocation,
-        options.parentEnv ?? readEnv([...BASELINE_ENV_ALLOW, ...invocation.envAllow]),
-      ),
+      env: {
+        ...projectEnv(
+          invocation,
+          options.parentEnv ?? readEnv([...BASELINE_ENV_ALLOW, ...invocation.envAllow]),
+        ),
+        [SPAWN_TAG_ENV]: tag,
+      },
       clearEnv: true,
       ...(invocation.cwd === undefined ? {} : { cwd: invocation.cwd }),
       stdin: "null",
@@ -195,7 +201,7 @@ async function run(
   const pgid = child.pid;
   const untrack = trackGroup(pgid);
   try {
-    return await watch(child, options, { limits, base, violate, started });
+    return await watch(child, options, { limits, base, violate, started, tag });
   } finally {
     untrack();
   }
@@ -207,13 +213,15 @@ interface Watched {
   readonly base: Omit<Collected, "started" | "stdoutLines" | "stdoutBytes" | "exitCode" | "signal">;
   readonly violate: (violation: Violation) => void;
   readonly started: number;
+  /** The spawn's tag ({@linkcode SPAWN_TAG_ENV}). */
+  readonly tag: string;
 }
 
 /** Reads, times and ends a spawned host; the group stays tracked for a second Ctrl-C until this returns. */
 async function watch(
   child: Deno.ChildProcess,
   options: ExecuteOptions,
-  { limits, base, violate, started }: Watched,
+  { limits, base, violate, started, tag }: Watched,
 ): Promise<Observation> {
   const { kept, stderr, hostStderr, violations, dropped } = base;
   const pgid = child.pid;
@@ -327,6 +335,17 @@ async function watch(
     if (stopped === null) options.onStderrLine?.(line.text, control);
   };
   const stderrDone = forEachLine(child.stderr, onStderr, readOptions);
+  const output = watchOutput(child, Promise.all([stdoutDone, stderrDone]));
+  // Processes that left the group are beyond the group kill: they are hunted by the spawn's tag when the
+  // host exits with its output still open (an escaped writer holding it), and once more at the end.
+  const hunt = new EscapeHunt(tag, pgid, {
+    graceMs: limits.killGraceMs,
+    verifyMs: limits.verifyGoneMs,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  const exitHunt = child.status.then(async () => {
+    if (await raceDelay([output.closed], OPEN_AFTER_EXIT_MS) === "late") await hunt.sweep();
+  });
 
   let killed = false;
   let groupGone = false;
@@ -357,9 +376,11 @@ async function watch(
 
   const status = await raceDelay([child.status], limits.verifyGoneMs);
   // Output still held open by a process outside the group must not hold the run: stop reading it.
-  const drained = await raceDelay([Promise.all([stdoutDone, stderrDone])], 1_000);
+  const drained = await raceDelay([output.closed], DRAIN_MS);
+  // Whether the group still held the output when reading stopped (else something outside it did).
+  const groupHeldOutput = drained !== "late" ? false : killed ? !groupGone : await groupAlive(pgid);
   if (drained === "late") readers.abort();
-  await Promise.all([stdoutDone, stderrDone]);
+  await output.closed;
 
   if (!killed) {
     groupGone = !(await groupAlive(pgid));
@@ -372,6 +393,10 @@ async function watch(
       await kill();
     }
   }
+  if (status !== "late") await exitHunt; // else the host never exited, and that hunt never starts
+  await hunt.sweep();
+  const escape = escapeViolation(hunt, { drainCut: drained === "late", groupHeldOutput, ...output.times });
+  if (escape) violations.push(escape);
   const exitCode = status === "late" || status.signal !== null ? null : status.code;
   const signal = status === "late" ? null : status.signal;
   if (stopped === null) {
@@ -388,6 +413,63 @@ async function watch(
     groupGone,
     spawnError: null,
   });
+}
+
+/**
+ * How long the host's output may stay open after its exit before the escaped processes are hunted: a host's
+ * own last writes land within it.
+ */
+const OPEN_AFTER_EXIT_MS = 50;
+/** How long the output is drained after the host is gone before reading stops: never scaled. */
+export const DRAIN_MS = 1_000;
+
+/** When the host exited and when its output closed (ms since the time origin), as far as known yet. */
+interface OutputTimes {
+  exitedAt?: number;
+  closedAt?: number;
+}
+
+/** `closed` resolves once stdout and stderr have ended (or been cut); `times` notes when, and the host's exit. */
+function watchOutput(child: Deno.ChildProcess, ended: Promise<unknown>) {
+  const times: OutputTimes = {};
+  void child.status.then(() => times.exitedAt = performance.now(), () => {});
+  const closed = ended.then(() => {
+    times.closedAt = performance.now();
+  });
+  return { closed, times };
+}
+
+/**
+ * The `group_escaped` violation, or `null`: processes found carrying the spawn's tag outside its group (ended
+ * by the hunt), or else output held open after the host and its group were gone, until reading stopped.
+ */
+function escapeViolation(
+  hunt: EscapeHunt,
+  seen: OutputTimes & { drainCut: boolean; groupHeldOutput: boolean },
+): Violation | null {
+  const heldMs = seen.exitedAt === undefined || seen.closedAt === undefined
+    ? null
+    : Math.round(seen.closedAt - seen.exitedAt);
+  const held = seen.drainCut
+    ? `; the host's output stayed open after its exit, and the executor stopped reading it after ${DRAIN_MS} ms`
+    : heldMs !== null && heldMs > OPEN_AFTER_EXIT_MS
+    ? `; the host's output was held open ${heldMs} ms after its exit`
+    : "";
+  if (hunt.found.length > 0) {
+    return {
+      kind: "group_escaped",
+      stream: "process",
+      message: describeEscapes(hunt.found, hunt.allGone) + held,
+    };
+  }
+  if (!seen.drainCut || seen.groupHeldOutput) return null;
+  return {
+    kind: "group_escaped",
+    stream: "process",
+    message: `a process outside the host's group (not found by its ${SPAWN_TAG_ENV} tag: it cleared its ` +
+      `environment, or processes' environments cannot be listed here) held the host's output open after the ` +
+      `host and its group were gone; the executor stopped reading it after ${DRAIN_MS} ms`,
+  };
 }
 
 interface Collected {

@@ -11,7 +11,7 @@ export type StopReason = "wall" | "idle" | "abort";
 
 /** A contract violation the executor saw in the byte stream itself (not in the events). */
 export interface Violation {
-  readonly kind: "line_too_long" | "invalid_utf8" | "group_survived" | "spawn_failed";
+  readonly kind: "line_too_long" | "invalid_utf8" | "group_survived" | "group_escaped" | "spawn_failed";
   readonly stream: "stdout" | "stderr" | "process";
   /** 1-based line number within its stream, when it is about a line. */
   readonly line?: number;

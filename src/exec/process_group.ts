@@ -27,15 +27,35 @@ export function signalGroup(pgid: number, signal: Deno.Signal): boolean {
 }
 
 /**
- * Signals the group through the `kill` binary. `Deno.kill` needs unrestricted run access, which the harness's
- * permission set (src/permissions.ts) does not grant; running `kill` does. Signal 0 only probes.
+ * Sends `signal` to the one process `pid`, by pid: for a process that left the group of the host that started
+ * it (src/exec/escapes.ts). Returns false when it is already gone. Throws on a pid ≤ 1 or the harness's own.
  */
-function killBinary(pgid: number, signal: Deno.Signal | 0): boolean {
+export function signalProcess(pid: number, signal: Deno.Signal): boolean {
+  if (!Number.isSafeInteger(pid) || pid <= 1 || pid === Deno.pid) {
+    throw new RangeError(`Refusing to signal process ${pid}: only a process a host started may be signalled`);
+  }
+  try {
+    Deno.kill(pid, signal);
+    return true;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotCapable) return killBinary(pid, signal, String(pid));
+    if (error instanceof Deno.errors.NotFound) return false;
+    if (error instanceof Error && /ESRCH|No such process/i.test(error.message)) return false;
+    throw error;
+  }
+}
+
+/**
+ * Signals the group (or, given `target`, that process) through the `kill` binary. `Deno.kill` needs
+ * unrestricted run access, which the harness's permission set (src/permissions.ts) does not grant; running
+ * `kill` does. Signal 0 only probes.
+ */
+function killBinary(pgid: number, signal: Deno.Signal | 0, target = `-${pgid}`): boolean {
   const args = signal === 0 ? ["-0"] : ["-s", signal.replace(/^SIG/, "")];
   for (let attempt = 0;; attempt++) {
     // Detached: a Ctrl-C to the harness's group must not kill the probe and make a live group look gone.
     const { success, stderr, signal: killedBy } = new Deno.Command("kill", {
-      args: [...args, "--", `-${pgid}`],
+      args: [...args, "--", target],
       stdin: "null",
       stdout: "null",
       stderr: "piped",
@@ -43,13 +63,13 @@ function killBinary(pgid: number, signal: Deno.Signal | 0): boolean {
     }).outputSync();
     if (success) return true;
     if (killedBy !== null && attempt < 3) continue;
-    return killFailed(pgid, signal, new TextDecoder().decode(stderr).trim());
+    return killFailed(target, signal, new TextDecoder().decode(stderr).trim());
   }
 }
 
-function killFailed(pgid: number, signal: Deno.Signal | 0, message: string): boolean {
+function killFailed(target: string, signal: Deno.Signal | 0, message: string): boolean {
   if (signal === 0 || /No such process|ESRCH/i.test(message)) return false;
-  throw new Error(`"kill -s ${signal} -- -${pgid}" failed: ${message}`);
+  throw new Error(`"kill -s ${signal} -- ${target}" failed: ${message}`);
 }
 
 /**

@@ -1,0 +1,62 @@
+/**
+ * A host that starts daemons with `setsid` (one holding its stdout open, one not), run by `conformance` under
+ * its own narrow permission set: the harness finds both outside the host's group, kills them, and fails the
+ * test with a `group_escaped` violation that says the output was held open; nothing of the run survives it.
+ * Linux only: the survivors are looked for in `/proc/<pid>/environ`.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { OK_STREAM, plantCliHost } from "../cli/_planted_host.ts";
+import { describeSurvivors, processesTagged, spawnHarness } from "./_harness.ts";
+
+Deno.test({
+  name: "daemons a host starts with setsid are killed and reported, and the run is not held by them",
+  ignore: Deno.build.os !== "linux",
+  fn: async () => {
+    await using host = await plantCliHost({
+      id: "escaper",
+      prefix: "conformance-escape-",
+      script: () => [
+        'if [ "$1" = "--version" ]; then echo 1.0.0; exit 0; fi',
+        "setsid sleep 300 >/dev/null 2>&1 &",
+        "setsid sleep 301 &",
+        ...OK_STREAM.map((line) => `echo '${line}'`),
+      ],
+    });
+    const out = join(host.dir, "out");
+    await using harness = spawnHarness(
+      [
+        "run",
+        "--config",
+        host.config,
+        "--host",
+        "escaper",
+        "--live",
+        "--grep",
+        "^cli/behavior/streaming$",
+        "--reporter",
+        "json",
+        "--out",
+        out,
+      ],
+      { alsoRun: [join(host.dir, "escaper")] },
+    );
+    const started = performance.now();
+    const exit = await harness.done;
+    const tookMs = performance.now() - started;
+    const survivors = (await processesTagged(harness.runId)).filter((p) => /sleep 30[01]/.test(p.command));
+    assert.deepEqual(survivors, [], `the escaped daemons outlived the run:\n${describeSurvivors(survivors)}`);
+    assert.equal(exit.code, 1, `the escaping host must fail its test; stderr: ${exit.stderr.slice(0, 2000)}`);
+
+    const report = JSON.parse(await Deno.readTextFile(join(out, "report.json")));
+    const result = report.results.find((r: { test: string }) => r.test === "cli/behavior/streaming");
+    assert.equal(result?.status, "FAIL");
+    assert.deepEqual(result.details.violations.map((v: { kind: string }) => v.kind), ["group_escaped"]);
+    const text = JSON.stringify(result);
+    assert.match(text, /2 process\(es\) the host started left its process group/, text.slice(0, 2000));
+    assert.match(text, /sleep 300/);
+    assert.match(text, /sleep 301/);
+    assert.match(text, /output was held open \d+ ms after its exit/);
+    assert.ok(tookMs < 30_000, `the run took ${Math.round(tookMs)} ms`);
+  },
+});
