@@ -15,7 +15,7 @@ deno task conformance -- --host fake.
 Hosts and tests
   --host H[,H…]             hosts to run (repeatable); see "conformance list hosts"
   --suite cli|apps|all      which family of tests (default: all that apply to each host)
-  --tier NAME[,NAME…]       only these tiers (repeatable), e.g. behavior, scripted, constructability, lifecycle
+  --tier NAME[,NAME…]       only these tiers (repeatable), e.g. behavior, scripted, lifecycle, visibility
   --grep RE                 only tests whose id matches the regular expression
   --rerun-failed REPORT     rerun the unexpected results of a report.json: its hosts, tests and the flags
                             that shaped it (flags given here win); "nothing to rerun" exits 0
