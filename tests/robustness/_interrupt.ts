@@ -1,0 +1,75 @@
+/**
+ * Helpers for the interrupt tests: wait for a moment of a `conformance run` (a process of the run appears, its
+ * JSON checkpoint holds results), signal the run there, and measure how long it takes to exit.
+ *
+ * @module
+ */
+import { parseReport, type RunReport } from "../../src/report/schema.ts";
+import { type HarnessExit, type HarnessProcess, processesTagged, type TaggedProcess } from "./_harness.ts";
+
+/** From the signal to the harness's exit, on a loaded machine: the issue's bound is 1 s, 2 s at worst. */
+export const EXIT_WITHIN_MS = 2_000;
+
+/** Exit code of a run interrupted by SIGINT (README, "Exit codes"). */
+export const INTERRUPTED = 130;
+
+/** Statuses that blame the host: an interrupted test must never end as one of them. */
+export const BLAMING: ReadonlySet<string> = new Set(["FAIL", "ERROR", "TIMEOUT"]);
+
+/**
+ * Polls the run's processes until one whose command matches `pattern` appears; throws after `timeoutMs` or
+ * when the harness exits first.
+ */
+export async function waitForProcess(
+  harness: HarnessProcess,
+  pattern: RegExp,
+  timeoutMs = 60_000,
+): Promise<TaggedProcess> {
+  let exited = false;
+  harness.done.then(() => exited = true, () => exited = true);
+  const deadline = performance.now() + timeoutMs;
+  while (performance.now() < deadline && !exited) {
+    const found = (await processesTagged(harness.runId)).find((process) => pattern.test(process.command));
+    if (found) return found;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`no process of the run matched ${pattern} (${exited ? "the run exited" : "timed out"})`);
+}
+
+/** Polls `report.json` in `out` until its checkpoint holds at least `count` results. */
+export async function waitForResults(out: string, count: number, timeoutMs = 60_000): Promise<RunReport> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    try {
+      const text = await Deno.readTextFile(`${out}/report.json`);
+      const report = parseReport(text, `${out}/report.json`);
+      if (report.results.length >= count) return report;
+    } catch (error) {
+      // Not written yet: the run is starting (checkpoints are written atomically, never torn).
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    }
+    if (performance.now() > deadline) throw new Error(`${out}/report.json never held ${count} result(s)`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** How a signalled run ended. */
+export interface Interrupted {
+  readonly exit: HarnessExit;
+  /** From the signal to the exit. */
+  readonly stopMs: number;
+  /** Processes of the run still alive after it. */
+  readonly survivors: readonly TaggedProcess[];
+}
+
+/** Sends `signal` to the harness's group (as a terminal's Ctrl-C does) and waits for it to exit. */
+export async function interrupt(
+  harness: HarnessProcess,
+  signal: Deno.Signal = "SIGINT",
+): Promise<Interrupted> {
+  const signalled = performance.now();
+  Deno.kill(-harness.pid, signal);
+  const exit = await harness.done;
+  const stopMs = performance.now() - signalled;
+  return { exit, stopMs, survivors: await processesTagged(harness.runId) };
+}
