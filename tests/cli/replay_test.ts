@@ -90,7 +90,7 @@ Deno.test("a planted failure prints a rerun line that reruns exactly it, and it 
 
   const again = await runPrinted(line);
   assert.equal(again.code, 1, again.stderr);
-  assert.match(again.stdout, /^1 results: 0 passed, 1 failed/m);
+  assert.match(again.stdout, /^1 result: 0 passed, 1 failed/m);
   assert.match(again.stdout, /✗ FAIL +broken-agent +cli\/behavior\/streaming .*exit code 3, expected 0/);
 });
 

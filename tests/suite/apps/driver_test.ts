@@ -156,7 +156,7 @@ Deno.test({
     assert.equal(result?.status, "INFO", result?.message);
     assert.match(result?.message ?? "", /unsafe-eval/);
     assert.equal(report.summary.info, 1);
-    assert.match(io.stderr, /1 results: 0 passed, 0 failed, 0 warned, 1 info, 0 skipped, .* all as expected/);
+    assert.match(io.stderr, /1 result: 0 passed, 0 failed, 0 warned, 1 info, 0 skipped, .* all as expected/);
     assert.equal(code, 0, "an INFO never makes the run fail");
   },
 });
