@@ -15,7 +15,7 @@
  *
  * @module
  */
-import { ABORT_KILL_GRACE_MS, signalProcess } from "./process_group.ts";
+import { ABORT_KILL_GRACE_MS, signalProcess, trackEscaped } from "./process_group.ts";
 
 /** The variable carrying a spawn's tag in the child's environment. Not a secret; unique per spawn. */
 export const SPAWN_TAG_ENV = "CONFORMANCE_SPAWN_TAG";
@@ -130,6 +130,8 @@ export class EscapeHunt {
   readonly #options: EscapeHuntOptions;
   readonly #found = new Map<number, EscapedProcess>();
   #running: Promise<void> = Promise.resolve();
+  /** Forgets the pids signalled in this sweep: until it ends, a second Ctrl-C SIGKILLs them (killLiveGroups). */
+  readonly #tracked: (() => void)[] = [];
   /** Whether every process found was seen gone; `false` also when `ps` could not tell. */
   allGone = true;
   /** Whether `ps` could not list environments here (nothing can be found). */
@@ -169,16 +171,25 @@ export class EscapeHunt {
   }
 
   async #sweep(): Promise<void> {
-    let alive = await this.#scan();
+    const alive = await this.#scan();
     if (alive.size === 0) return;
+    try {
+      await this.#end(alive);
+    } finally {
+      for (const forget of this.#tracked.splice(0)) forget();
+    }
+  }
+
+  async #end(alive: Map<number, number>): Promise<void> {
     const { graceMs, verifyMs, signal } = this.#options;
     const grace = signal?.aborted ? Math.min(graceMs, ABORT_KILL_GRACE_MS) : graceMs;
     if (grace > 0) {
       alive = await this.#signalUntilGone(alive, "SIGTERM", grace);
-      if (alive.size === 0) return;
+      if (alive.size === 0 && !this.blind) return;
     }
     alive = await this.#signalUntilGone(alive, "SIGKILL", verifyMs);
-    if (alive.size > 0) this.allGone = false;
+    // A listing that failed midway proves nothing gone.
+    if (alive.size > 0 || this.blind) this.allGone = false;
   }
 
   /**
@@ -200,6 +211,7 @@ export class EscapeHunt {
       for (const pid of alive.keys()) {
         if (signalled.has(pid)) continue;
         signalled.add(pid);
+        this.#tracked.push(trackEscaped(pid));
         try {
           signalProcess(pid, sig);
         } catch {

@@ -167,9 +167,21 @@ export function trackGroup(pgid: number): () => void {
   return () => liveGroups.delete(pgid);
 }
 
+const liveEscapes = new Set<number>();
+
 /**
- * SIGKILLs every group recorded by {@linkcode trackGroup}, synchronously: a second Ctrl-C ends the harness at
- * once, and must not leave a host behind it.
+ * Records `pid` as a process that escaped a host's group and is being ended (src/exec/escapes.ts), for
+ * {@linkcode killLiveGroups}. Returns the function that forgets it again.
+ */
+export function trackEscaped(pid: number): () => void {
+  liveEscapes.add(pid);
+  return () => liveEscapes.delete(pid);
+}
+
+/**
+ * SIGKILLs every group recorded by {@linkcode trackGroup} and every escaped process being ended
+ * ({@linkcode trackEscaped}), synchronously: a second Ctrl-C ends the harness at once, and must not leave a
+ * host behind it.
  */
 export function killLiveGroups(): void {
   for (const pgid of liveGroups) {
@@ -180,4 +192,12 @@ export function killLiveGroups(): void {
     }
   }
   liveGroups.clear();
+  for (const pid of liveEscapes) {
+    try {
+      signalProcess(pid, "SIGKILL");
+    } catch {
+      // As above.
+    }
+  }
+  liveEscapes.clear();
 }
