@@ -1,6 +1,6 @@
 /**
  * Reports: the `conformance-report/1` JSON document and the formats built from it (pretty progress, JUnit,
- * the markdown board, HTML), merging shard and host reports, diffing two reports, secret redaction and control-character marking.
+ * the markdown board, HTML, GitHub Actions annotations), merging shard and host reports, diffing two reports, secret redaction and control-character marking.
  * Imports only the outcome model.
  *
  * @module
@@ -17,6 +17,7 @@ export * from "./json.ts";
 export * from "./junit.ts";
 export * from "./markdown.ts";
 export * from "./html.ts";
+export * from "./github.ts";
 export * from "./merge.ts";
 export * from "./diff.ts";
 export * from "./board.ts";
