@@ -8,6 +8,9 @@
  * (src/report/sanitize.ts) and then escaped as the runner unescapes it: `%`, `\r` and `\n` in the message,
  * and also `:` and `,` in the `title` property, so no host text can end the command early or start another.
  *
+ * It is chosen by name, never turned on by `GITHUB_ACTIONS=true`: it prints to standard output, which
+ * `--reporter json` without `--out` uses for the report (docs/ci.md).
+ *
  * @module
  */
 import { compare, expectedLabel, type TestResult } from "../outcome.ts";
