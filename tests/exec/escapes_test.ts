@@ -181,3 +181,33 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "an escaped writer that cleared its environment costs at most the 1 s drain, reported without a pid",
+  ignore: !linux,
+  fn: async () => {
+    const seconds = `300.${crypto.getRandomValues(new Uint32Array(1))[0]}`;
+    const lines = [
+      '{"type":"system","subtype":"init","session_id":"s","model":"m"}',
+      '{"type":"result","subtype":"success","is_error":false,"result":"OK"}',
+    ];
+    try {
+      const observation = await execute(
+        shell(`setsid env -i sleep ${seconds} & ${lines.map((line) => `echo '${line}'`).join("; ")}`, "-"),
+        { ...claude(), killGraceMs: 500 },
+      );
+      assert.deepEqual(observation.kinds, ["init", "terminal"]);
+      assert.deepEqual(observation.violations.map((v) => v.kind), ["group_escaped"]);
+      assert.match(
+        observation.violations[0]!.message,
+        /not found by its CONFORMANCE_SPAWN_TAG tag.*stopped reading it after 1000 ms$/,
+      );
+      assert.ok(observation.durationMs < 3_000, `took ${observation.durationMs} ms`);
+    } finally {
+      const { stdout } = await new Deno.Command("ps", { args: ["-A", "-ww", "-o", "pid=,args="] }).output();
+      for (const line of new TextDecoder().decode(stdout).split("\n")) {
+        if (line.endsWith(`sleep ${seconds}`)) Deno.kill(Number(line.trim().split(/\s+/)[0]), "SIGKILL");
+      }
+    }
+  },
+});
