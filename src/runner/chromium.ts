@@ -144,7 +144,7 @@ export async function launchChromium(options: LaunchOptions = {}): Promise<Launc
     if (signal?.aborted) {
       // The browser may be starting: kill it by its marker now, and by its server once the launch settles.
       launching.then((started) => started.kill()).catch(() => {});
-      await waitGone(() => leftovers(-1, configDir), 0);
+      await killLaunch(configDir);
     }
     await Deno.remove(configDir, { recursive: true }).catch(() => {});
     throw error;
@@ -169,7 +169,7 @@ export async function launchChromium(options: LaunchOptions = {}): Promise<Launc
           // Already gone.
         }
       }
-      const graceMs = signal?.aborted ? ABORT_KILL_GRACE_MS : 10_000;
+      const graceMs = signal?.aborted ? 0 : 10_000;
       await Promise.all([
         settleWithin(server.kill(), signal, ABORT_KILL_GRACE_MS),
         waitGone(survivors, graceMs),
@@ -198,7 +198,8 @@ export async function launchChromium(options: LaunchOptions = {}): Promise<Launc
 
 /**
  * The live (not zombie) processes of group `pgid` and those whose command line contains `marker` (the crashpad
- * daemons that left the group), from one `ps` listing (/proc needs --allow-all).
+ * daemons that left the group, and a browser whose launch was cut short, with its whole group), from one `ps`
+ * listing (/proc needs --allow-all).
  */
 async function leftovers(pgid: number, marker: string): Promise<number[]> {
   // Detached, like every helper the harness runs: a Ctrl-C to the harness's group must not end the probe.
@@ -209,14 +210,30 @@ async function leftovers(pgid: number, marker: string): Promise<number[]> {
     detached: true,
   }).output().catch(() => null);
   if (output === null || !output.success) return await groupAlive(pgid) ? [pgid] : [];
-  const found: number[] = [];
-  for (const line of new TextDecoder().decode(output.stdout).split("\n")) {
+  const rows = new TextDecoder().decode(output.stdout).split("\n").flatMap((line) => {
     const [pid, group, state = "", ...args] = line.trim().split(/\s+/);
     const id = Number(pid);
-    if (!Number.isInteger(id) || id <= 1 || id === Deno.pid || /^[ZX]/.test(state)) continue;
-    if ((pgid > 1 && Number(group) === pgid) || args.join(" ").includes(marker)) found.push(id);
-  }
-  return found;
+    if (!Number.isInteger(id) || id <= 1 || id === Deno.pid || /^[ZX]/.test(state)) return [];
+    return [{ id, group: Number(group), marked: args.join(" ").includes(marker) }];
+  });
+  // A marked group leader is a browser (its LAUNCH_MARKER): its zygotes and renderers go with it.
+  const groups = new Set([
+    pgid,
+    ...rows.filter((row) => row.marked && row.id === row.group).map((row) => row.id),
+  ]);
+  return rows.filter((row) => row.marked || (row.group > 1 && groups.has(row.group))).map((row) => row.id);
+}
+
+/**
+ * Kills the browser of a launch the run's abort cut short, found by `marker` on its command line: each marked
+ * group leader with its whole group at once (a kill by pid could miss a zygote forked meanwhile), then what is
+ * left after `ABORT_KILL_GRACE_MS` one by one.
+ */
+async function killLaunch(marker: string): Promise<void> {
+  const groups = (await leftovers(-1, marker)).filter((pid) => signalGroup(pid, "SIGKILL"));
+  const left =
+    async () => [...new Set((await Promise.all(groups.map((pgid) => leftovers(pgid, marker)))).flat())];
+  await waitGone(groups.length > 0 ? left : () => leftovers(-1, marker), ABORT_KILL_GRACE_MS);
 }
 
 /** Polls `find` until it finds nothing; after `graceMs`, kills what is left with SIGKILL. */

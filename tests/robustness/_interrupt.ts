@@ -17,19 +17,24 @@ export const INTERRUPTED = 130;
 export const BLAMING: ReadonlySet<string> = new Set(["FAIL", "ERROR", "TIMEOUT"]);
 
 /**
- * Polls the run's processes until one whose command matches `pattern` appears; throws after `timeoutMs` or
- * when the harness exits first.
+ * Polls the run's processes until one other than the harness whose command matches `pattern` (or that
+ * `pattern` accepts) appears; throws after `timeoutMs` or when the harness exits first.
  */
 export async function waitForProcess(
   harness: HarnessProcess,
-  pattern: RegExp,
+  pattern: RegExp | ((process: TaggedProcess) => boolean),
   timeoutMs = 60_000,
 ): Promise<TaggedProcess> {
+  const wanted = typeof pattern === "function"
+    ? pattern
+    : (process: TaggedProcess) => pattern.test(process.command);
   let exited = false;
   harness.done.then(() => exited = true, () => exited = true);
   const deadline = performance.now() + timeoutMs;
   while (performance.now() < deadline && !exited) {
-    const found = (await processesTagged(harness.runId)).find((process) => pattern.test(process.command));
+    const found = (await processesTagged(harness.runId)).find((process) =>
+      process.pid !== harness.pid && wanted(process)
+    );
     if (found) return found;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
