@@ -49,6 +49,15 @@ export interface MockModel extends AsyncDisposable {
   stop(): Promise<void>;
 }
 
+/**
+ * The Node HTTP server inside aimock's `LLMock` (a field its types keep private), for `closeAllConnections`;
+ * `undefined` when a release moves it.
+ */
+function serverOf(mock: LLMock): { closeAllConnections?: () => void } | undefined {
+  return (mock as unknown as { serverInstance?: { server?: { closeAllConnections?: () => void } } })
+    .serverInstance?.server;
+}
+
 /** The model name the mock model advertises and the CLIs are configured with. */
 export const MOCK_MODEL_NAME = "mock-model";
 
@@ -99,7 +108,12 @@ export async function startMockModel(options: MockModelOptions = {}): Promise<Mo
   const stop = async () => {
     if (stopped) return;
     stopped = true;
-    await mock.stop();
+    const closing = mock.stop();
+    // A close waits for every open connection, and a host that is gone may have left one (a child that left
+    // its group, a request cut mid-body): the connections go first, so the stop, and the run's interrupt, are
+    // never held by a client.
+    serverOf(mock)?.closeAllConnections?.();
+    await closing;
   };
   return {
     url: origin,

@@ -91,3 +91,26 @@ Deno.test("stop closes the port and is idempotent", async () => {
   await assert.rejects(() => chat(model.url));
   assert.deepEqual([...MOCK_FAULTS], ["http-500", "malformed", "disconnect"]);
 });
+
+Deno.test("stop does not wait for a client that holds a connection open (a host's escaped child, a cut body)", async () => {
+  const model = await startMockModel();
+  const client = await Deno.connect({ hostname: "127.0.0.1", port: model.port });
+  try {
+    // A request whose body never arrives: the server keeps the connection open, waiting for it.
+    await client.write(new TextEncoder().encode(
+      "POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n" +
+        "Content-Length: 1000\r\n\r\n{",
+    ));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const stopped = await Promise.race([
+      model.stop().then(() => true),
+      new Promise<false>((resolve) => timer = setTimeout(() => resolve(false), 2_000)),
+    ]);
+    clearTimeout(timer);
+    assert.equal(stopped, true, "stop() still waits for the open connection after 2 s");
+    await assert.rejects(() => chat(model.url));
+  } finally {
+    client.close();
+  }
+});
