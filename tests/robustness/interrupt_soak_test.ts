@@ -3,11 +3,13 @@
  * tier and the reference host. Every trial must end with no process of the run left (counted by the run tag
  * in `/proc/<pid>/environ`), an exit of 130/143 when the run's own handler caught the signal, and a
  * `report.json` that is either the previous trial's file untouched or a complete, valid report (marked
- * incomplete when the run was cut short). Trials: `CONFORMANCE_SOAK_TRIALS` (default 50, at least 50 in CI).
+ * incomplete when the run was cut short, with no FAIL, ERROR or TIMEOUT for a test it stopped). Each scenario
+ * prints the stop times (p50, p90, max). Trials: `CONFORMANCE_SOAK_TRIALS` (default 50, at least 50 in CI).
  */
 import assert from "node:assert/strict";
 import { parseReport } from "../../src/report/schema.ts";
 import { describeSurvivors, processesTagged, spawnHarness, type TaggedProcess } from "./_harness.ts";
+import { BLAMING } from "./_interrupt.ts";
 
 const TRIALS = Math.max(2, Number(Deno.env.get("CONFORMANCE_SOAK_TRIALS") ?? 50));
 /** A tenth of the trials interrupt the reference host (browser + servers; slow to start), the rest the fake tier. */
@@ -110,6 +112,12 @@ async function trial(scenario: Scenario, index: number, out: string): Promise<Tr
     const report = parseReport(text, `${label} ${reportPath}`);
     if (report.run.incomplete) {
       assert.equal(exit.code, expectedCode, `${label}: an interrupted run must exit ${expectedCode}`);
+      const blamed = report.results.filter((result) => BLAMING.has(result.status));
+      assert.deepEqual(
+        blamed.map(({ test, status, message }) => `${status} ${test}: ${message.slice(0, 120)}`),
+        [],
+        `${label}: the interrupt was blamed on the host`,
+      );
       ending = "interrupted";
     } else {
       assert.ok(
@@ -126,24 +134,32 @@ async function trial(scenario: Scenario, index: number, out: string): Promise<Tr
   return { ending, stopMs, survivors };
 }
 
+/** p50, p90 and max of the interrupted trials' stop times. */
+function latency(stops: readonly number[]): string {
+  if (stops.length === 0) return "(no interrupted trial)";
+  const sorted = [...stops].sort((a, b) => a - b);
+  const at = (share: number) => sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))]!;
+  return `p50 ${at(0.5)} ms, p90 ${at(0.9)} ms, max ${sorted.at(-1)} ms`;
+}
+
 for (const scenario of SCENARIOS) {
   Deno.test(`interrupt soak, ${scenario.name}: ${scenario.trials} random SIGINT/SIGTERM, 0 survivors`, async () => {
     const endings: Record<Ending, number> = { "before-handler": 0, interrupted: 0, completed: 0 };
     const survivors: TaggedProcess[] = [];
     let next = 0;
-    let slowestStopMs = 0;
+    const stops: number[] = [];
     // Trials run a few at a time, each worker with its own report folder (the "previous report" check).
     const worker = async (id: number) => {
       for (let index = next++; index < scenario.trials; index = next++) {
         const result = await trial(scenario, index, `${dir}/${scenario.hosts}-${id}`);
         endings[result.ending]++;
-        slowestStopMs = Math.max(slowestStopMs, result.stopMs);
+        if (result.ending === "interrupted") stops.push(result.stopMs);
         survivors.push(...result.survivors);
       }
     };
     await Promise.all(Array.from({ length: PARALLEL }, (_, id) => worker(id)));
     console.log(
-      `${scenario.name}: ${JSON.stringify(endings)}, slowest stop ${slowestStopMs} ms, ` +
+      `${scenario.name}: ${JSON.stringify(endings)}, stop after the signal ${latency(stops)}, ` +
         `survivors ${survivors.length}`,
     );
     assert.equal(survivors.length, 0, `processes survived their run:\n${describeSurvivors(survivors)}`);
