@@ -153,3 +153,18 @@ Deno.test("report.html's policy runs its own script by hash, and nothing else in
   const hash = btoa(String.fromCharCode(...new Uint8Array(digest)));
   assert.equal(scriptSrc, `script-src 'sha256-${hash}'`);
 });
+
+Deno.test("report.html lists the tests an interrupt left without a result, escaped", () => {
+  const input = report([result("codex", "cli/behavior/plain", "PASS")]);
+  input.run.incomplete = true;
+  input.run.interrupted = [{ host: "codex", test: "cli/behavior/<slow>", started: true }];
+  const html = renderHtml(input);
+  assert.match(
+    html,
+    /<details class="interrupted"><summary><span class="bad">interrupted<\/span>: 1 test\(s\) have no result \(1 running when the run stopped, 0 not begun\)/,
+  );
+  assert.match(
+    html,
+    /<li><code>cli\/behavior\/&lt;slow&gt;<\/code> on codex: interrupted while it ran<\/li>/,
+  );
+});

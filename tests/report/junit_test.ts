@@ -185,3 +185,27 @@ Deno.test("a host without results still has its testsuite", () => {
   const input = report([], { hosts: [{ id: "gemini", kind: "cli", version: null }] });
   assert.match(renderJunit(input), /<testsuite name="gemini" id="0" package="conformance" tests="0"/);
 });
+
+Deno.test("an interrupted run's junit.xml lists each test it stopped as a skipped INTERRUPTED testcase", () => {
+  const input = report([result("codex", "cli/behavior/plain", "PASS")]);
+  input.run.incomplete = true;
+  input.run.interrupted = [
+    { host: "codex", test: "cli/behavior/slow", title: "A slow test", started: true },
+    { host: "codex", test: "cli/behavior/later", started: false },
+  ];
+  const xml = renderJunit(input);
+  assert.match(xml, /<testsuite name="codex"[^>]* tests="3" failures="0" errors="0" skipped="2"/);
+  assert.match(
+    xml,
+    /<testcase name="cli\/behavior\/slow" classname="codex\.cli\.behavior" time="0\.000">\n\s*<properties>\n\s*<property name="title" value="A slow test"\/>\n\s*<\/properties>\n\s*<skipped message="interrupted: the run was stopped while this test ran" type="INTERRUPTED"\/>/,
+  );
+  assert.match(
+    xml,
+    /<skipped message="interrupted: the run was stopped before this test began" type="INTERRUPTED"\/>/,
+  );
+  assert.match(xml, /<property name="run.incomplete" value="true"\/>/);
+  assert.match(
+    xml,
+    /<system-err>INCOMPLETE: the run was interrupted; 2 test\(s\) of this host have no result \(1 running when it stopped, 1 not begun\)/,
+  );
+});

@@ -114,3 +114,19 @@ Deno.test("a board with hosts but no results says so", () => {
   const board = renderBoardMarkdown(report([], { hosts: [{ id: "gemini", kind: "cli", version: null }] }));
   assert.match(board, /No results for the hosts on this board\./);
 });
+
+Deno.test("the board names the tests an interrupt left without a result, on the hosts it shows", () => {
+  const input = mixedReport();
+  input.run.incomplete = true;
+  input.run.interrupted = [
+    { host: "codex", test: "cli/behavior/slow", started: true },
+    { host: "codex", test: "cli/behavior/later", started: false },
+    { host: "fake", test: "cli/behavior/hidden", started: true },
+  ];
+  const board = renderBoardMarkdown(input);
+  assert.match(
+    board,
+    /^\*\*Interrupted:\*\* 2 test\(s\) have no result \(1 running when the run stopped, 1 not begun\); they are not judged: `cli\/behavior\/slow` on codex \(running\), `cli\/behavior\/later` on codex\.$/m,
+  );
+  assert.doesNotMatch(board, /hidden/, "a test-only host's interrupted test is on the board");
+});
