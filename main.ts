@@ -1,5 +1,5 @@
 /**
- * The `conformance` command: parse arguments, call `src/cli`, map errors to exit codes. Nothing else.
+ * The `conformance` command: parse arguments, call `cli/`, map errors to exit codes. Nothing else.
  *
  * @module
  */
@@ -10,13 +10,13 @@ if (import.meta.main) {
     const { main } = await import("./fake_host/mod.ts");
     Deno.exit(await main(args.slice(1)));
   }
-  const { runCli } = await import("./src/cli/mod.ts");
-  const { processIo } = await import("./src/cli/io.ts");
+  const { runCli } = await import("./cli/mod.ts");
+  const { processIo } = await import("./cli/io.ts");
   let code: number;
   try {
     code = await runCli(args, processIo());
   } catch (error) {
-    const { describeFailure } = await import("./src/cli/failure.ts");
+    const { describeFailure } = await import("./cli/failure.ts");
     const failure = describeFailure(error);
     if (failure.line !== "") console.error(`conformance: ${failure.line}`);
     if (failure.internal && Deno.env.get("CONFORMANCE_DEBUG")) console.error(error);

@@ -1,7 +1,7 @@
 /**
  * The built-in expectations: one `hosts/expectations/<host>.yaml` per host with known failures, each with a
  * reason. Used when the user gives no `--expectations`, and then checked against the registry on every run
- * (`src/cli/run_expectations.ts`): an entry for a host or test that no longer exists stops the run.
+ * (`cli/run_expectations.ts`): an entry for a host or test that no longer exists stops the run.
  *
  * @module
  */

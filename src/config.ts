@@ -313,7 +313,7 @@ export async function loadConfig(path: string): Promise<Config> {
   try {
     text = await readTextBounded(path, { label: `Config file "${path}"`, hint: "check the --config path" });
   } catch (error) {
-    // Outside the permission set: the refusal itself is explained, with its way out (src/cli/failure.ts).
+    // Outside the permission set: the refusal itself is explained, with its way out (cli/failure.ts).
     if (isPermissionRefusal(error) || error instanceof InputTooLargeError) throw error;
     const why = error instanceof Deno.errors.NotFound ? "does not exist" : "cannot be read";
     throw new UsageError(`Config file "${path}" ${why}: check the --config path`);

@@ -10,7 +10,7 @@ import {
 import { UsageError, UsageProblems } from "../src/errors.ts";
 import { compare } from "../src/outcome.ts";
 import { parseVersionRange, versionOf } from "../src/version_range.ts";
-import { knownTests, loadRunExpectations } from "../src/cli/run_expectations.ts";
+import { knownTests, loadRunExpectations } from "../cli/run_expectations.ts";
 import { HOSTS } from "../hosts/registry.ts";
 import type { TestResult } from "../src/outcome.ts";
 

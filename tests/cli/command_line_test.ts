@@ -4,10 +4,10 @@
  * Exit codes and messages are checked on the real harness, run as a subprocess under its own permission set.
  */
 import assert from "node:assert/strict";
-import { runCli } from "../../src/cli/mod.ts";
-import { memoryIo } from "../../src/cli/io.ts";
-import { parseRunOptions } from "../../src/cli/run.ts";
-import { rerunFlags } from "../../src/cli/rerun.ts";
+import { runCli } from "../../cli/mod.ts";
+import { memoryIo } from "../../cli/io.ts";
+import { parseRunOptions } from "../../cli/run.ts";
+import { rerunFlags } from "../../cli/rerun.ts";
 import { exitCodeOf } from "../../src/errors.ts";
 import { conformanceArgv, runDetached, runHarness } from "../robustness/_harness.ts";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { pinnedStatus, probeVersion } from "../../src/cli/doctor.ts";
+import { pinnedStatus, probeVersion } from "../../cli/doctor.ts";
 import { chromiumPath } from "../../src/runner/chromium.ts";
 import { runHarness } from "../robustness/_harness.ts";
 import { packagePrefix, pinFor, shimPath } from "../../hosts/cli/_installed.ts";

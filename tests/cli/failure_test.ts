@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { describeFailure } from "../../src/cli/failure.ts";
+import { describeFailure } from "../../cli/failure.ts";
 import { NotBuiltError, UsageError } from "../../src/errors.ts";
 
 Deno.test("domain errors keep their exit code and print one line", () => {

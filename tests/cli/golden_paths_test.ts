@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { runCli } from "../../src/cli/mod.ts";
-import { memoryIo } from "../../src/cli/io.ts";
+import { runCli } from "../../cli/mod.ts";
+import { memoryIo } from "../../cli/io.ts";
 
 const CONFIG = `goldenPaths:
   - name: plan-step

@@ -3,9 +3,9 @@
  * test-only reference variants out of the way, and counts read as words ("1 test", "2 tests").
  */
 import assert from "node:assert/strict";
-import { runCli } from "../../src/cli/mod.ts";
-import { memoryIo } from "../../src/cli/io.ts";
-import { parseRunOptions, planRun } from "../../src/cli/run.ts";
+import { runCli } from "../../cli/mod.ts";
+import { memoryIo } from "../../cli/io.ts";
+import { parseRunOptions, planRun } from "../../cli/run.ts";
 
 interface Row {
   host: string;

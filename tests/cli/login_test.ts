@@ -5,9 +5,9 @@
  * argv and creates the profile's cookie store the way Chromium does.
  */
 import assert from "node:assert/strict";
-import { loginCommand } from "../../src/cli/login.ts";
-import type { CliIo } from "../../src/cli/io.ts";
-import { parseRunOptions, planRun } from "../../src/cli/run.ts";
+import { loginCommand } from "../../cli/login.ts";
+import type { CliIo } from "../../cli/io.ts";
+import { parseRunOptions, planRun } from "../../cli/run.ts";
 import { UsageError } from "../../src/errors.ts";
 import { LOGIN_MARKER } from "../../hosts/web/profile.ts";
 import { conformanceArgv } from "../robustness/_harness.ts";

@@ -4,8 +4,8 @@
  * harness as a subprocess (under `script` when a terminal is needed).
  */
 import assert from "node:assert/strict";
-import { colorAllowed } from "../../src/cli/io.ts";
-import { shellQuote } from "../../src/cli/rerun.ts";
+import { colorAllowed } from "../../cli/io.ts";
+import { shellQuote } from "../../cli/rerun.ts";
 import { JunitReporter } from "../../src/report/junit.ts";
 import type { Reporter } from "../../src/report/reporter.ts";
 import type { RunReport } from "../../src/report/schema.ts";

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
-import { runCli } from "../../src/cli/mod.ts";
-import { memoryIo } from "../../src/cli/io.ts";
-import { serveCommand } from "../../src/cli/serve.ts";
-import { parseCommand } from "../../src/cli/parse.ts";
-import { knownHosts, resolveHosts } from "../../src/cli/hosts.ts";
+import { runCli } from "../../cli/mod.ts";
+import { memoryIo } from "../../cli/io.ts";
+import { serveCommand } from "../../cli/serve.ts";
+import { parseCommand } from "../../cli/parse.ts";
+import { knownHosts, resolveHosts } from "../../cli/hosts.ts";
 import { EMPTY_CONFIG } from "../../src/config.ts";
 import { eventsToJsonLines, parseStream } from "../../src/normalize/parse.ts";
 

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { runHarness } from "../robustness/_harness.ts";
-import { browserProblem, checkPrerequisites, missingBinary } from "../../src/cli/preflight.ts";
+import { browserProblem, checkPrerequisites, missingBinary } from "../../cli/preflight.ts";
 import type { AppsHostEntry, CliHostEntry, HostEntry } from "../../src/host.ts";
 import { NO_CAPABILITIES } from "../../src/exec/host_runner.ts";
 import { UsageError } from "../../src/errors.ts";

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { parseReport } from "../../src/report/schema.ts";
-import { shellQuote } from "../../src/cli/rerun.ts";
+import { shellQuote } from "../../cli/rerun.ts";
 import { conformanceArgv, runDetached, runHarness } from "../robustness/_harness.ts";
 
 const dir = Deno.makeTempDirSync({ prefix: "conformance-replay-" });

@@ -4,8 +4,8 @@
  * the run.
  */
 import assert from "node:assert/strict";
-import { exactGrep, programWords, rerunCommand, rerunFlags, shellQuote } from "../../src/cli/rerun.ts";
-import { parseRunOptions, withReportFlags } from "../../src/cli/run.ts";
+import { exactGrep, programWords, rerunCommand, rerunFlags, shellQuote } from "../../cli/rerun.ts";
+import { parseRunOptions, withReportFlags } from "../../cli/run.ts";
 
 const WORDS = ["plain", "^cli/a$", "it's", "a b", "$HOME", "`x`", "back\\slash", "", "é", "new\nline", "*"];
 

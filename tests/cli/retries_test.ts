@@ -5,11 +5,11 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { runCli } from "../../src/cli/mod.ts";
-import { memoryIo } from "../../src/cli/io.ts";
+import { runCli } from "../../cli/mod.ts";
+import { memoryIo } from "../../cli/io.ts";
 import { parseReport } from "../../src/report/schema.ts";
 import { UsageError } from "../../src/errors.ts";
-import { parseRunOptions } from "../../src/cli/run.ts";
+import { parseRunOptions } from "../../cli/run.ts";
 import { chromiumPath } from "../../src/runner/chromium.ts";
 import { OK_STREAM, plantCliHost } from "./_planted_host.ts";
 

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { attachArtifacts } from "../../src/cli/artifacts.ts";
+import { attachArtifacts } from "../../cli/artifacts.ts";
 import { renderHtml } from "../../src/report/html.ts";
 import { serializeReport } from "../../src/report/json.ts";
 import { renderJunit } from "../../src/report/junit.ts";

@@ -3,8 +3,8 @@ import { REFERENCE_HOST, REFERENCE_VARIANT_HOSTS } from "../../../hosts/web/refe
 import type { Outcome } from "../../../src/outcome.ts";
 import type { RunSettings, TestCase } from "../../../src/suite.ts";
 import { appsDriver, outcomeOf, refusingHost } from "../../../suite/apps/driver.ts";
-import { runCommand } from "../../../src/cli/run.ts";
-import { memoryIo } from "../../../src/cli/io.ts";
+import { runCommand } from "../../../cli/run.ts";
+import { memoryIo } from "../../../cli/io.ts";
 import { parseReport } from "../../../src/report/schema.ts";
 import { CAPABILITY_KINDS, type CapabilityRequest } from "../../../src/protocol.ts";
 import type { CapabilityContext, Host } from "../../../src/runner/host.ts";

@@ -5,14 +5,14 @@
  *
  * @module
  */
-import { EXIT, UsageError } from "../errors.ts";
+import { EXIT, UsageError } from "../src/errors.ts";
 import { booleanFlag, type CommandSpec, parseCommandLine, stringFlag } from "./args.ts";
 import { HELP } from "./help.ts";
 import type { CliIo } from "./io.ts";
-import { buildBoard } from "../report/board.ts";
-import { secretsFromEnv } from "../report/redact.ts";
-import { readableEnv } from "../exec/env.ts";
-import { stripControls } from "../report/sanitize.ts";
+import { buildBoard } from "../src/report/board.ts";
+import { secretsFromEnv } from "../src/report/redact.ts";
+import { readableEnv } from "../src/exec/env.ts";
+import { stripControls } from "../src/report/sanitize.ts";
 
 const SPEC: CommandSpec = {
   name: "board",

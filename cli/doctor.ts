@@ -11,26 +11,26 @@
  * @module
  */
 import { join } from "node:path";
-import { EXIT } from "../errors.ts";
+import { EXIT } from "../src/errors.ts";
 import { booleanFlag, type CommandSpec, parseCommandLine } from "./args.ts";
 import { HELP } from "./help.ts";
 import type { CliIo } from "./io.ts";
 import { browserProblem } from "./preflight.ts";
-import { binEnvName } from "../exec/find_executable.ts";
-import { isPermissionRefusal } from "../permissions.ts";
-import { killGroup } from "../exec/process_group.ts";
-import { readEnv } from "../exec/env.ts";
-import { redact } from "../report/redact.ts";
-import { stripControls } from "../report/sanitize.ts";
-import { chromiumPath } from "../runner/chromium.ts";
-import { HOSTS } from "../../hosts/registry.ts";
+import { binEnvName } from "../src/exec/find_executable.ts";
+import { isPermissionRefusal } from "../src/permissions.ts";
+import { killGroup } from "../src/exec/process_group.ts";
+import { readEnv } from "../src/exec/env.ts";
+import { redact } from "../src/report/redact.ts";
+import { stripControls } from "../src/report/sanitize.ts";
+import { chromiumPath } from "../src/runner/chromium.ts";
+import { HOSTS } from "../hosts/registry.ts";
 import {
   packagePrefix,
   PINNED_APPS_HOSTS,
   PINNED_HOSTS,
   type PinnedHost,
   shimPath,
-} from "../../hosts/cli/_installed.ts";
+} from "../hosts/cli/_installed.ts";
 
 const SPEC: CommandSpec = {
   name: "doctor",

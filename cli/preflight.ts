@@ -10,13 +10,13 @@
  *
  * @module
  */
-import { UsageError } from "../errors.ts";
-import type { HostEntry } from "../host.ts";
-import { binEnvName } from "../exec/find_executable.ts";
-import { BROWSER_PATHS, isPermissionRefusal } from "../permissions.ts";
-import { chromiumPath } from "../runner/chromium.ts";
-import { appsHostPin, pinFor } from "../../hosts/cli/_installed.ts";
-import { detectBinary } from "../../hosts/cli/_real_host.ts";
+import { UsageError } from "../src/errors.ts";
+import type { HostEntry } from "../src/host.ts";
+import { binEnvName } from "../src/exec/find_executable.ts";
+import { BROWSER_PATHS, isPermissionRefusal } from "../src/permissions.ts";
+import { chromiumPath } from "../src/runner/chromium.ts";
+import { appsHostPin, pinFor } from "../hosts/cli/_installed.ts";
+import { detectBinary } from "../hosts/cli/_real_host.ts";
 
 /** What the checks need to know besides the hosts. */
 export interface PreflightOptions {

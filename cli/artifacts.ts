@@ -7,8 +7,8 @@
  * @module
  */
 import { join } from "node:path";
-import { isFailing, type TestResult } from "../outcome.ts";
-import { withArtifacts } from "../report/artifacts.ts";
+import { isFailing, type TestResult } from "../src/outcome.ts";
+import { withArtifacts } from "../src/report/artifacts.ts";
 
 /** The file-name stem a browser host gives its artifacts (src/runner/browser_host.ts). */
 function fileStem(hostId: string): string {

@@ -7,7 +7,7 @@
  * @module
  */
 import { basename, dirname } from "node:path";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../src/errors.ts";
 import {
   documentHost,
   type ExpectationDocument,
@@ -15,11 +15,11 @@ import {
   openExpectationDocument,
   renderExpectationDocument,
   updateExpectationDocuments,
-} from "../expectations_update.ts";
-import { readExpectationsText } from "../expectations.ts";
-import type { TestResult } from "../outcome.ts";
-import { writeFileAtomic } from "../report/atomic_write.ts";
-import type { Shard } from "../shard.ts";
+} from "../src/expectations_update.ts";
+import { readExpectationsText } from "../src/expectations.ts";
+import type { TestResult } from "../src/outcome.ts";
+import { writeFileAtomic } from "../src/report/atomic_write.ts";
+import type { Shard } from "../src/shard.ts";
 
 /** The files an update will rewrite, per host of the run, opened and checked. */
 export interface ExpectationUpdate {

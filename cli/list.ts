@@ -4,14 +4,14 @@
  *
  * @module
  */
-import { EMPTY_CONFIG, loadConfig } from "../config.ts";
-import { EXIT } from "../errors.ts";
+import { EMPTY_CONFIG, loadConfig } from "../src/config.ts";
+import { EXIT } from "../src/errors.ts";
 import { booleanFlag, type CommandSpec, listFlag, oneOf, parseCommandLine } from "./args.ts";
 import { HELP } from "./help.ts";
 import { knownHosts, resolveHosts } from "./hosts.ts";
 import type { CliIo } from "./io.ts";
 import { parseSelection, SELECTION_FLAGS, selectTests } from "./run.ts";
-import { DEFAULT_HOSTS } from "../../hosts/registry.ts";
+import { DEFAULT_HOSTS } from "../hosts/registry.ts";
 
 const SPEC: CommandSpec = {
   name: "list",

@@ -7,16 +7,16 @@
  * @module
  */
 import { join } from "node:path";
-import { isPermissionRefusal } from "../permissions.ts";
-import { EXIT, UsageError } from "../errors.ts";
-import { EMPTY_CONFIG, loadConfig } from "../config.ts";
-import type { NormalizedEvent } from "../normalize/events.ts";
-import { streamParser } from "../normalize/parse.ts";
-import { DEFAULT_MAX_LINE_BYTES, forEachLine } from "../exec/line_reader.ts";
-import { InputTooLargeError, readTextBounded } from "../read_bounded.ts";
-import { NORMALIZERS } from "../normalize/mod.ts";
-import { oneLine } from "../file_errors.ts";
-import { didYouMean } from "../suggest.ts";
+import { isPermissionRefusal } from "../src/permissions.ts";
+import { EXIT, UsageError } from "../src/errors.ts";
+import { EMPTY_CONFIG, loadConfig } from "../src/config.ts";
+import type { NormalizedEvent } from "../src/normalize/events.ts";
+import { streamParser } from "../src/normalize/parse.ts";
+import { DEFAULT_MAX_LINE_BYTES, forEachLine } from "../src/exec/line_reader.ts";
+import { InputTooLargeError, readTextBounded } from "../src/read_bounded.ts";
+import { NORMALIZERS } from "../src/normalize/mod.ts";
+import { oneLine } from "../src/file_errors.ts";
+import { didYouMean } from "../src/suggest.ts";
 import { type CommandSpec, parseCommandLine, stringFlag } from "./args.ts";
 import { HELP } from "./help.ts";
 import { knownHosts, resolveHosts } from "./hosts.ts";

@@ -7,16 +7,16 @@
  *
  * @module
  */
-import { EXIT, HarnessError, UsageError } from "../errors.ts";
-import { EMPTY_CONFIG, loadConfig } from "../config.ts";
+import { EXIT, HarnessError, UsageError } from "../src/errors.ts";
+import { EMPTY_CONFIG, loadConfig } from "../src/config.ts";
 import { type CommandSpec, parseCommandLine, stringFlag } from "./args.ts";
 import { HELP } from "./help.ts";
 import { knownHosts, resolveHosts } from "./hosts.ts";
 import type { CliIo } from "./io.ts";
-import { chromiumPath, waitGroupGone } from "../runner/chromium.ts";
-import { ChatHost } from "../../hosts/web/chat_host.ts";
-import { quietBrowserArgs } from "../../hosts/desktop/cdp_process.ts";
-import { profileDirFor, writeLoginMarker } from "../../hosts/web/profile.ts";
+import { chromiumPath, waitGroupGone } from "../src/runner/chromium.ts";
+import { ChatHost } from "../hosts/web/chat_host.ts";
+import { quietBrowserArgs } from "../hosts/desktop/cdp_process.ts";
+import { profileDirFor, writeLoginMarker } from "../hosts/web/profile.ts";
 
 const SPEC: CommandSpec = {
   name: "login",

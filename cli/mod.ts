@@ -4,9 +4,9 @@
  *
  * @module
  */
-import { UsageError } from "../errors.ts";
-import { didYouMean } from "../suggest.ts";
-import { HARNESS_VERSION, SUITE_REVISION } from "../version.ts";
+import { UsageError } from "../src/errors.ts";
+import { didYouMean } from "../src/suggest.ts";
+import { HARNESS_VERSION, SUITE_REVISION } from "../src/version.ts";
 import { HELP } from "./help.ts";
 import type { CliIo } from "./io.ts";
 

@@ -11,13 +11,13 @@
  *
  * @module
  */
-import { catalogue } from "../engine.ts";
-import { type ExpectationSet, type KnownTests, loadExpectations } from "../expectations.ts";
-import type { HostEntry } from "../host.ts";
-import type { UserGoldenPath } from "../suite.ts";
-import { builtInExpectationsDir } from "../../hosts/expectations.ts";
-import { HOSTS } from "../../hosts/registry.ts";
-import { SUITES } from "../../suite/mod.ts";
+import { catalogue } from "../src/engine.ts";
+import { type ExpectationSet, type KnownTests, loadExpectations } from "../src/expectations.ts";
+import type { HostEntry } from "../src/host.ts";
+import type { UserGoldenPath } from "../src/suite.ts";
+import { builtInExpectationsDir } from "../hosts/expectations.ts";
+import { HOSTS } from "../hosts/registry.ts";
+import { SUITES } from "../suite/mod.ts";
 
 /** Every test id of each host in `entries`, in any tier or mode. */
 export function knownTests(

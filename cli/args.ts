@@ -5,8 +5,8 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { UsageError } from "../errors.ts";
-import { didYouMean } from "../suggest.ts";
+import { UsageError } from "../src/errors.ts";
+import { didYouMean } from "../src/suggest.ts";
 
 /** One flag of a subcommand. */
 export interface FlagSpec {

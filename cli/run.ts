@@ -4,14 +4,14 @@
  *
  * @module
  */
-import { EMPTY_CONFIG, loadConfig } from "../config.ts";
-import { catalogue, executePlan, filterPlan, type PlanItem, tiersOf } from "../engine.ts";
-import { EXIT, UsageError } from "../errors.ts";
-import { applicableExpectations, unexpectedResults } from "../expectations.ts";
-import { formatShard, parseShard, WHOLE } from "../shard.ts";
-import type { RunSettings, SuiteDriver, SuiteId, UserGoldenPath } from "../suite.ts";
-import type { HostEntry } from "../host.ts";
-import { didYouMean } from "../suggest.ts";
+import { EMPTY_CONFIG, loadConfig } from "../src/config.ts";
+import { catalogue, executePlan, filterPlan, type PlanItem, tiersOf } from "../src/engine.ts";
+import { EXIT, UsageError } from "../src/errors.ts";
+import { applicableExpectations, unexpectedResults } from "../src/expectations.ts";
+import { formatShard, parseShard, WHOLE } from "../src/shard.ts";
+import type { RunSettings, SuiteDriver, SuiteId, UserGoldenPath } from "../src/suite.ts";
+import type { HostEntry } from "../src/host.ts";
+import { didYouMean } from "../src/suggest.ts";
 import {
   booleanFlag,
   type CommandSpec,
@@ -37,23 +37,23 @@ import { checkPrerequisites } from "./preflight.ts";
 import type { CliIo } from "./io.ts";
 import { prepareExpectationUpdate, writeExpectationUpdate } from "./update_expectations.ts";
 import { loadRunExpectations } from "./run_expectations.ts";
-import { SUITES } from "../../suite/mod.ts";
-import { createReporters, ReporterGroup } from "../report/create.ts";
-import { REPORTER_NAMES, type ReporterName } from "../report/reporter.ts";
-import { JSON_REPORT_FILE } from "../report/json.ts";
-import { JUNIT_FILE } from "../report/junit.ts";
-import { MARKDOWN_BOARD_FILE } from "../report/markdown.ts";
-import { HTML_REPORT_FILE } from "../report/html.ts";
-import { PrettyReporter } from "../report/pretty.ts";
-import { isPermissionRefusal } from "../permissions.ts";
-import { oneLine } from "../file_errors.ts";
+import { SUITES } from "../suite/mod.ts";
+import { createReporters, ReporterGroup } from "../src/report/create.ts";
+import { REPORTER_NAMES, type ReporterName } from "../src/report/reporter.ts";
+import { JSON_REPORT_FILE } from "../src/report/json.ts";
+import { JUNIT_FILE } from "../src/report/junit.ts";
+import { MARKDOWN_BOARD_FILE } from "../src/report/markdown.ts";
+import { HTML_REPORT_FILE } from "../src/report/html.ts";
+import { PrettyReporter } from "../src/report/pretty.ts";
+import { isPermissionRefusal } from "../src/permissions.ts";
+import { oneLine } from "../src/file_errors.ts";
 import { join } from "node:path";
-import { redact, secretsFromEnv } from "../report/redact.ts";
-import { readableEnv } from "../exec/env.ts";
-import { killLiveGroups } from "../exec/process_group.ts";
-import { REPORT_SCHEMA, type RunReport } from "../report/schema.ts";
-import { summarize, type TestResult } from "../outcome.ts";
-import { HARNESS_VERSION, SUITE_REVISION } from "../version.ts";
+import { redact, secretsFromEnv } from "../src/report/redact.ts";
+import { readableEnv } from "../src/exec/env.ts";
+import { killLiveGroups } from "../src/exec/process_group.ts";
+import { REPORT_SCHEMA, type RunReport } from "../src/report/schema.ts";
+import { summarize, type TestResult } from "../src/outcome.ts";
+import { HARNESS_VERSION, SUITE_REVISION } from "../src/version.ts";
 
 /** The flags that choose which (host, test) pairs run; `conformance list tests` takes them too. */
 export const SELECTION_FLAGS: CommandSpec["flags"] = {

@@ -10,11 +10,11 @@
  *
  * @module
  */
-import { UsageError } from "../errors.ts";
-import { isCompiled, type SelfContext } from "../exec/self.ts";
-import { compare, type TestResult } from "../outcome.ts";
-import { parseReport } from "../report/schema.ts";
-import { InputTooLargeError, MAX_REPORT_FILE_BYTES, readTextBounded } from "../read_bounded.ts";
+import { UsageError } from "../src/errors.ts";
+import { isCompiled, type SelfContext } from "../src/exec/self.ts";
+import { compare, type TestResult } from "../src/outcome.ts";
+import { parseReport } from "../src/report/schema.ts";
+import { InputTooLargeError, MAX_REPORT_FILE_BYTES, readTextBounded } from "../src/read_bounded.ts";
 
 /** What of a run's options shapes which tests exist and how they behave, so a rerun repeats it. */
 export interface RerunShape {

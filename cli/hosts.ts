@@ -3,12 +3,12 @@
  *
  * @module
  */
-import type { Config } from "../config.ts";
-import { UsageError } from "../errors.ts";
-import type { HostEntry } from "../host.ts";
-import { type Candidate, didYouMean } from "../suggest.ts";
-import { DEFAULT_HOSTS, HOSTS } from "../../hosts/registry.ts";
-import { configHosts } from "../../hosts/from_config.ts";
+import type { Config } from "../src/config.ts";
+import { UsageError } from "../src/errors.ts";
+import type { HostEntry } from "../src/host.ts";
+import { type Candidate, didYouMean } from "../src/suggest.ts";
+import { DEFAULT_HOSTS, HOSTS } from "../hosts/registry.ts";
+import { configHosts } from "../hosts/from_config.ts";
 
 /** Every known host: the built-in registry, then the config file's hosts. */
 export function knownHosts(config: Config): HostEntry[] {

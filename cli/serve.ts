@@ -5,13 +5,13 @@
  *
  * @module
  */
-import { EXIT, UsageError } from "../errors.ts";
-import { CSP_ORIGINS, parseListen, serve, type Serving } from "../server/serve.ts";
-import { isLoopback } from "../server/listen_address.ts";
+import { EXIT, UsageError } from "../src/errors.ts";
+import { CSP_ORIGINS, parseListen, serve, type Serving } from "../src/server/serve.ts";
+import { isLoopback } from "../src/server/listen_address.ts";
 import { booleanFlag, type CommandSpec, listFlag, oneOf, parseCommandLine, stringFlag } from "./args.ts";
 import { HELP } from "./help.ts";
 import type { CliIo } from "./io.ts";
-import { loadSuiteHtml } from "../../suite/apps/build.ts";
+import { loadSuiteHtml } from "../suite/apps/build.ts";
 
 const SPEC: CommandSpec = {
   name: "serve",

@@ -6,10 +6,10 @@
  *
  * @module
  */
-import { EXIT, exitCodeOf, UsageProblems } from "../errors.ts";
-import { oneLine } from "../file_errors.ts";
-import { explainRefusal } from "../permissions.ts";
-import { stripControls } from "../report/sanitize.ts";
+import { EXIT, exitCodeOf, UsageProblems } from "../src/errors.ts";
+import { oneLine } from "../src/file_errors.ts";
+import { explainRefusal } from "../src/permissions.ts";
+import { stripControls } from "../src/report/sanitize.ts";
 
 /** The line to print (without the `conformance: ` prefix) and the exit code for `error`. */
 export function describeFailure(error: unknown): { line: string; exitCode: number; internal: boolean } {
