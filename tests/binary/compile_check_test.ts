@@ -50,7 +50,7 @@ Deno.test({
       {
         cwd: ROOT,
         env: { DENORT_BIN: Deno.execPath(), HTTPS_PROXY: offline, HTTP_PROXY: offline, NO_PROXY: "" },
-        timeoutMs: 2_700_000,
+        timeoutMs: 300_000,
       },
     );
     assert.equal(code, 1, stderr);
