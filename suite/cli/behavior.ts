@@ -19,7 +19,7 @@ import type { CliHostEntry } from "../../src/host.ts";
 import { fail, type Outcome, pass, skip, warn } from "../../src/outcome.ts";
 import type { RunSettings, TestCase } from "../../src/suite.ts";
 import { GOLDEN_PROMPT, observe, shapeFor } from "./observe.ts";
-import type { CliTier } from "./tiers.ts";
+import type { CliTier } from "./tier.ts";
 import { behaviorTitle } from "./titles.ts";
 import { userPathRun, userPathsOf } from "./user_paths.ts";
 

@@ -22,7 +22,7 @@ import {
 import type { CliHostEntry } from "../../src/host.ts";
 import { fail, type Outcome, pass, skip } from "../../src/outcome.ts";
 import type { TestCase } from "../../src/suite.ts";
-import type { CliTier } from "./tiers.ts";
+import type { CliTier } from "./tier.ts";
 import { capabilityTitle } from "./titles.ts";
 
 type Flag = keyof HostCapabilities;

@@ -14,7 +14,7 @@ import { fail, type Outcome, pass } from "../../src/outcome.ts";
 import type { RunSettings, TestCase } from "../../src/suite.ts";
 import { HOSTS } from "../../hosts/registry.ts";
 import { observe, scriptPrompt } from "./observe.ts";
-import type { CliTier } from "./tiers.ts";
+import type { CliTier } from "./tier.ts";
 
 /** One composition script and what every host must agree on. */
 export interface CompositionCase {

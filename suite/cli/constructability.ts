@@ -13,7 +13,7 @@ import { GOLDEN_PATHS, type GoldenPath, type HostInvocation } from "../../src/ex
 import type { CliHostEntry } from "../../src/host.ts";
 import { fail, type Outcome, pass, skip } from "../../src/outcome.ts";
 import type { RunSettings, TestCase } from "../../src/suite.ts";
-import type { CliTier } from "./tiers.ts";
+import type { CliTier } from "./tier.ts";
 import { constructabilityTitle } from "./titles.ts";
 import { userPathRun, userRequest } from "./user_paths.ts";
 

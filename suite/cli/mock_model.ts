@@ -33,7 +33,7 @@ import { GOLDEN_PROMPT } from "./observe.ts";
 import { startRecording } from "./stream_record.ts";
 import { mockModelTitle } from "./titles.ts";
 import { type UserPathRun, userPathRun, userPathsOf } from "./user_paths.ts";
-import type { CliTier } from "./tiers.ts";
+import type { CliTier } from "./tier.ts";
 
 const PREFIX = "cli/mock-model/";
 const PATHS: readonly GoldenPath[] = ["streaming", "blocking-json", "resume", "detached"];

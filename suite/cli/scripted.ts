@@ -14,7 +14,7 @@ import { fail, type Outcome, pass } from "../../src/outcome.ts";
 import type { RunSettings, TestCase } from "../../src/suite.ts";
 import { observe, scriptPrompt } from "./observe.ts";
 import { type ExpectedObservation, SCRIPTED_CASES, type ScriptedCase } from "./scripted_cases.ts";
-import type { CliTier } from "./tiers.ts";
+import type { CliTier } from "./tier.ts";
 
 /** The scripted tier. */
 export const scriptedTier: CliTier = {
