@@ -1,7 +1,7 @@
 /**
  * `deno task bench`: every performance figure of the issues, measured in one run, printed as one Markdown
  * table (`--json` for JSON), each beside its target. A figure that cannot be measured here says why instead of
- * a number. `--update-readme` also writes the table, with date and machine, into README.md's Performance part.
+ * a number. `--update-docs` also writes the table, with date and machine, into docs/performance.md.
  *
  * Figures: the fake tier (wall, cases per second) and fake-host start (`fake_tier.ts`); normaliser throughput
  * and memory growth (`mock_model.ts`); a large recorded claude stream through the real executor, its MB/s and
@@ -337,7 +337,7 @@ async function startupRows(): Promise<BenchRow[]> {
       value: `${fixed(source)} ms`,
       target: `instant: within 2× a bare \`deno run\` (${fixed(reference)} ms here)`,
       met: source <= 2 * reference,
-      note: `${runs} runs; the issues give no number, STYLE.md asks that --version stay instant; ` +
+      note: `${runs} runs; --version must stay instant; ` +
         "the compiled binary gets its own row when dist/conformance is built",
     });
   } catch (error) {
@@ -399,26 +399,24 @@ export function renderMarkdown(rows: readonly BenchRow[], heading: string): stri
 const BEGIN = "<!-- bench:begin -->";
 const END = "<!-- bench:end -->";
 
-async function updateReadme(table: string): Promise<void> {
-  const readme = path("README.md");
-  const text = await Deno.readTextFile(readme);
+/** Replaces the table between the bench markers of docs/performance.md (appends it when they are missing). */
+async function updatePerformanceDoc(table: string): Promise<void> {
+  const doc = path("docs/performance.md");
+  const text = await Deno.readTextFile(doc);
   const block =
-    `${BEGIN}\nLatest \`deno task bench\` (written by \`deno task bench --update-readme\`):\n\n${table}${END}`;
+    `${BEGIN}\nLatest \`deno task bench\` (written by \`deno task bench --update-docs\`):\n\n${table}${END}`;
   const begin = text.indexOf(BEGIN);
   const end = text.indexOf(END);
   const next = begin >= 0 && end > begin
     ? text.slice(0, begin) + block + text.slice(end + END.length)
-    : text.replace(/\n## Development\n/, `\n${block}\n\n## Development\n`);
-  if (next === text && begin < 0) {
-    throw new Error('README.md has no "## Development" heading to put the table before');
-  }
-  await Deno.writeTextFile(readme, next);
+    : `${text.trimEnd()}\n\n${block}\n`;
+  await Deno.writeTextFile(doc, next);
 }
 
 if (import.meta.main) {
   const { values } = parseArgs({
     args: Deno.args,
-    options: { json: { type: "boolean" }, "update-readme": { type: "boolean" } },
+    options: { json: { type: "boolean" }, "update-docs": { type: "boolean" } },
   });
   const date = new Date().toISOString();
   const loadBefore = Deno.loadavg();
@@ -437,5 +435,5 @@ if (import.meta.main) {
   const table = renderMarkdown(rows, heading);
   if (values.json) console.log(JSON.stringify({ date, machine: machine(), load, rows }, null, 2));
   else console.log(table);
-  if (values["update-readme"]) await updateReadme(table);
+  if (values["update-docs"]) await updatePerformanceDoc(table);
 }
