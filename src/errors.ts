@@ -50,15 +50,6 @@ export class UsageProblems extends UsageError {
   }
 }
 
-/** A feature whose engine is not built yet: exit 3, never a pretend result. */
-export class NotBuiltError extends Error {
-  readonly exitCode: number = EXIT.harness;
-  constructor(feature: string, issue: string) {
-    super(`${feature} is not built yet (tracked in ${issue})`);
-    this.name = "NotBuiltError";
-  }
-}
-
 /** The harness cannot go on (a browser that will not start, a broken install): exit 3. */
 export class HarnessError extends Error {
   readonly exitCode: number = EXIT.harness;

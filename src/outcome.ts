@@ -7,7 +7,7 @@
  * - `WARN`: a SHOULD is broken.
  * - `INFO`: a MAY not taken, or an observation that breaks no obligation: shown and counted, never
  *   unexpected. The test ran, so it is not a SKIP.
- * - `SKIP`: the test could not apply (capability unsupported, binary absent, stub host, live tier off); always
+ * - `SKIP`: the test could not apply (capability unsupported, binary absent, live tier off); always
  *   with a reason.
  * - `TIMEOUT`: the host did not finish within the test's time limit.
  * - `ERROR`: the harness itself failed; never blamed on the host.

@@ -110,8 +110,6 @@ export interface HostRunner {
   readonly goldenPaths: readonly GoldenPath[];
   /** Why each standard golden path the host lacks is missing (e.g. codex has no blocking-JSON output). */
   readonly unsupportedPaths?: Readonly<Partial<Record<string, string>>>;
-  /** Set when the runner is a stub that cannot build invocations, with the reason. */
-  readonly stub?: string;
   /**
    * True for hosts that follow a `@@fake` … `@@end` directive script in the prompt (the built-in fakes):
    * the scripted and composition tiers run only on them.

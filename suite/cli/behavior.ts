@@ -32,7 +32,6 @@ export const behaviorTier: CliTier = {
   name: "behavior",
   timeoutMs: 90_000,
   list(entry: CliHostEntry, settings): TestCase[] {
-    if (entry.runner.stub) return [];
     const user = userPathsOf(entry.runner, settings, STREAM_PATHS).map((path) => path.name);
     return [...PATHS.filter((path) => entry.runner.goldenPaths.includes(path)), ...user].map((path) => ({
       id: `cli/behavior/${path}`,

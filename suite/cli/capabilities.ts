@@ -20,7 +20,7 @@ import {
   type InvocationRequest,
 } from "../../src/exec/host_runner.ts";
 import type { CliHostEntry } from "../../src/host.ts";
-import { fail, type Outcome, pass, skip } from "../../src/outcome.ts";
+import { fail, type Outcome, pass } from "../../src/outcome.ts";
 import type { TestCase } from "../../src/suite.ts";
 import type { CliTier } from "./tier.ts";
 import { capabilityTitle } from "./titles.ts";
@@ -101,7 +101,6 @@ export const capabilitiesTier: CliTier = {
 };
 
 function check(runner: HostRunner, id: string): Outcome {
-  if (runner.stub) return skip(`stub host: ${runner.stub}`);
   const match = /^cli\/capabilities\/(\w+)-(positive|negative)$/.exec(id);
   const flag = match?.[1] as Flag | undefined;
   if (!flag || !CAPABILITY_FLAGS.includes(flag)) return fail(`unknown capability test "${id}"`);

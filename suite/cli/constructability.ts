@@ -1,7 +1,7 @@
 /**
  * `cli/constructability/<golden-path>`: can the runner build a valid invocation for each golden path? For
  * every host × golden path (the five standard ones plus the user's own from the config file):
- * SKIP "stub host"; SKIP "golden path unsupported" with the runner's reason; SKIP "binary absent" when the
+ * SKIP "golden path unsupported" with the runner's reason; SKIP "binary absent" when the
  * binary is neither installed, on PATH nor named by `CONFORMANCE_<HOST>_BIN`; FAIL when the invocation is
  * malformed (empty binary or argv, an empty or non-string argument, a prompt path whose prompt is missing from
  * argv); otherwise PASS. No host process is started.
@@ -55,7 +55,6 @@ export const constructabilityTier: CliTier = {
   async run(entry, test, settings): Promise<Outcome> {
     const { runner } = entry;
     const name = test.id.slice(PREFIX.length);
-    if (runner.stub) return skip(`stub host: ${runner.stub}`);
     const user = settings.goldenPaths?.find((path) => path.name === name);
     // A user path builds with the host's argv under its own name when there is one, else with its mode's.
     const run = user ? userPathRun(runner, name, settings) : null;

@@ -164,7 +164,7 @@ async function outcomeOf(
 /** The first line the host's version check prints, or `null` (no such path, binary absent, any failure). */
 async function hostVersion(entry: CliHostEntry, settings: RunSettings): Promise<string | null> {
   const { runner } = entry;
-  if (runner.stub || !runner.goldenPaths.includes("version-check")) return null;
+  if (!runner.goldenPaths.includes("version-check")) return null;
   try {
     if (await runner.detect() === null) return null;
     let first: string | null = null;

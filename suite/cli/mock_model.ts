@@ -71,9 +71,9 @@ async function inSlot<T>(job: () => Promise<T>, signal: AbortSignal): Promise<T>
   }
 }
 
-/** Whether an entry is a real CLI this tier applies to (not a scripted fake, not a stub). */
+/** Whether an entry is a real CLI this tier applies to (not a scripted fake). */
 export function isRealCli(entry: CliHostEntry): boolean {
-  return !entry.runner.scripted && !entry.runner.stub;
+  return !entry.runner.scripted;
 }
 
 /** The mock-model tier. */

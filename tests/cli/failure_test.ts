@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describeFailure } from "../../cli/failure.ts";
-import { NotBuiltError, UsageError } from "../../src/errors.ts";
+import { HarnessError, UsageError } from "../../src/errors.ts";
 
 Deno.test("domain errors keep their exit code and print one line", () => {
   assert.deepEqual(describeFailure(new UsageError('Unknown host "x"')), {
@@ -8,7 +8,11 @@ Deno.test("domain errors keep their exit code and print one line", () => {
     exitCode: 2,
     internal: false,
   });
-  assert.equal(describeFailure(new NotBuiltError("thing", "issue 9")).exitCode, 3);
+  assert.deepEqual(describeFailure(new HarnessError("Chromium did not start")), {
+    line: "Chromium did not start",
+    exitCode: 3,
+    internal: false,
+  });
 });
 
 Deno.test("a permission refusal says what to do and exits 2", () => {

@@ -172,7 +172,7 @@ Deno.test("every registered CLI host's environment is its allow-list: planted cr
   };
   let checked = 0;
   for (const entry of HOSTS) {
-    if (entry.kind !== "cli" || entry.runner.stub) continue;
+    if (entry.kind !== "cli") continue;
     for (const path of GOLDEN_PATHS.filter((p) => entry.runner.goldenPaths.includes(p))) {
       let invocation;
       try {
