@@ -60,7 +60,7 @@ export async function checkPrerequisites(
       problems.push(missingBinary(entry.id, entry.program, options));
       continue;
     }
-    if (entry.runner.stub || await entry.runner.detect() !== null) continue;
+    if (await entry.runner.detect() !== null) continue;
     problems.push(missingBinary(entry.id, entry.runner.binary, options));
   }
   const web = entries.find((entry) => entry.kind === "web");
