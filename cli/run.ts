@@ -251,7 +251,7 @@ export async function planRun(
   const { all, plan: selected } = selectTests(entries, options, goldenPaths);
   for (const entry of entries) {
     if (!all.some((item) => item.entry.id === entry.id && item.tests.length > 0)) {
-      throw new UsageError(`Host "${entry.id}" has no tests in this build: its suite is not built yet`);
+      throw new UsageError(`Host "${entry.id}" has no tests in this build`);
     }
   }
   let plan = selected;
