@@ -4,17 +4,22 @@
  *
  * @module
  */
+import { CLI_DEADLINES } from "../../src/exec/deadlines.ts";
 import { execute, type RunControl } from "../../src/exec/executor.ts";
 import type { GoldenPath, HostRunner, InvocationRequest, StreamShape } from "../../src/exec/host_runner.ts";
 import type { Observation } from "../../src/exec/observation.ts";
 import type { NormalizedEvent } from "../../src/normalize/events.ts";
 import { normalizerFor } from "../../src/normalize/mod.ts";
+import { scaled } from "../../src/time.ts";
 import { startRecording } from "./stream_record.ts";
 
 /** The fixed prompt of the golden-path behaviour checks. */
 export const GOLDEN_PROMPT = "Reply with exactly: OK";
 
-/** Executor limits a tier may set, in milliseconds before the timeout multiplier. */
+/**
+ * Executor limits a tier may set, in milliseconds before the timeout multiplier; unset ones are the defaults of
+ * src/exec/deadlines.ts, scaled too.
+ */
 export interface ObserveLimits {
   readonly wallTimeoutMs?: number;
   readonly idleTimeoutMs?: number;
@@ -54,13 +59,13 @@ export function shapeFor(runner: HostRunner, path: GoldenPath): StreamShape {
 export async function observe(options: ObserveOptions): Promise<Observation> {
   const { runner, path, request, timeoutMultiplier: k } = options;
   const invocation = runner.build(path, request);
-  const scaled = (ms: number | undefined) => ms === undefined ? undefined : ms * k;
+  const times = (ms: number | undefined) => ms === undefined ? undefined : scaled(ms, k);
   const limits = {
-    wallTimeoutMs: scaled(options.wallTimeoutMs ?? 30_000),
-    idleTimeoutMs: scaled(options.idleTimeoutMs),
-    startupTimeoutMs: scaled(options.startupTimeoutMs),
-    postStreamGraceMs: scaled(options.postStreamGraceMs ?? 5_000),
-    killGraceMs: scaled(options.killGraceMs ?? 1_000),
+    wallTimeoutMs: times(options.wallTimeoutMs ?? CLI_DEADLINES.wallTimeoutMs),
+    idleTimeoutMs: times(options.idleTimeoutMs),
+    startupTimeoutMs: times(options.startupTimeoutMs),
+    postStreamGraceMs: times(options.postStreamGraceMs ?? CLI_DEADLINES.postStreamGraceMs),
+    killGraceMs: times(options.killGraceMs ?? CLI_DEADLINES.killGraceMs),
     maxLineBytes: options.maxLineBytes,
   };
   const dialect = options.speaks?.dialect ?? runner.dialect;
