@@ -23,6 +23,8 @@ import { groupAlive, killGroup, trackGroup } from "./process_group.ts";
 import { describeEscapes, EscapeHunt, newSpawnTag, SPAWN_TAG_ENV } from "./escapes.ts";
 import { explainRefusal } from "../permissions.ts";
 import { HarnessError } from "../errors.ts";
+import { raceDelay } from "../time.ts";
+import { CLI_DEADLINES } from "./deadlines.ts";
 
 /** Handed to every callback: lets a caller stop the run from inside it. */
 export interface RunControl {
@@ -37,7 +39,7 @@ export interface ExecuteOptions {
   /** A fresh normaliser for this run. */
   readonly normalizer: Normalizer;
   readonly streamShape: StreamShape;
-  /** Longest the whole run may take. Default 60 000. */
+  /** Longest the whole run may take. Default 30 000 (`CLI_DEADLINES`, src/exec/deadlines.ts, as all here). */
   readonly wallTimeoutMs?: number;
   /** Longest silence (no byte on stdout or stderr) allowed. Default: none. */
   readonly idleTimeoutMs?: number;
@@ -46,10 +48,13 @@ export interface ExecuteOptions {
    * idle timeout (silence from the spawn on counts as idle).
    */
   readonly startupTimeoutMs?: number;
-  /** After the terminal event or EOF, how long the process may take to exit before its group is killed. */
+  /**
+   * After the terminal event or EOF, how long the process may take to exit before its group is killed.
+   * Default 5 000.
+   */
   readonly postStreamGraceMs?: number;
   /**
-   * Between SIGTERM and SIGKILL. 0 sends SIGKILL at once. Default 2 000. Once {@linkcode signal} aborts, at
+   * Between SIGTERM and SIGKILL. 0 sends SIGKILL at once. Default 1 000. Once {@linkcode signal} aborts, at
    * most `ABORT_KILL_GRACE_MS` (src/exec/process_group.ts), however long this is.
    */
   readonly killGraceMs?: number;
@@ -81,28 +86,7 @@ export const MAX_KEPT_STDERR_LINES = 2_000;
 /** See {@linkcode MAX_KEPT_STDERR_LINES}. */
 export const MAX_KEPT_VIOLATIONS = 100;
 
-const DEFAULTS = {
-  wallTimeoutMs: 60_000,
-  idleTimeoutMs: Infinity,
-  postStreamGraceMs: 5_000,
-  killGraceMs: 2_000,
-  verifyGoneMs: 5_000,
-  maxLineBytes: DEFAULT_MAX_LINE_BYTES,
-};
-
-/**
- * The first of `racers` to settle, or `"late"` after `ms`. The timer is cleared once the race is decided: left
- * running, it would keep a library caller's program alive for up to `ms` after `execute()` returned.
- */
-async function raceDelay<T>(racers: readonly Promise<T>[], ms: number): Promise<T | "late"> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<"late">((resolve) => timer = setTimeout(() => resolve("late"), ms));
-  try {
-    return await Promise.race([...racers, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
+const DEFAULTS = { ...CLI_DEADLINES, maxLineBytes: DEFAULT_MAX_LINE_BYTES };
 
 /**
  * Runs one invocation to the end and reports what happened. Never throws for anything the host does; a
