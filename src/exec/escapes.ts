@@ -15,7 +15,8 @@
  *
  * @module
  */
-import { ABORT_KILL_GRACE_MS, signalProcess, trackEscaped } from "./process_group.ts";
+import { ABORT_KILL_GRACE_MS, signalProcessAsync, trackEscaped } from "./process_group.ts";
+import { freshListing, ps } from "./ps.ts";
 
 /** The variable carrying a spawn's tag in the child's environment. Not a secret; unique per spawn. */
 export const SPAWN_TAG_ENV = "CONFORMANCE_SPAWN_TAG";
@@ -42,48 +43,21 @@ function scanArgs(): string[] | null {
   return null;
 }
 
-async function ps(args: readonly string[]): Promise<string | null> {
-  try {
-    // Detached: a Ctrl-C to the harness's group must not kill the scan and make a live process look gone.
-    const { stdout, success } = await new Deno.Command("ps", {
-      args: [...args],
-      stdin: "null",
-      stdout: "piped",
-      stderr: "null",
-      detached: true,
-    }).output();
-    return success ? new TextDecoder().decode(stdout) : null;
-  } catch {
-    return null;
-  }
-}
-
-let running: Promise<string | null> | null = null;
-let next: Promise<string | null> | null = null;
-
 /**
- * A listing of every process with its environment, taken after this call. Concurrent callers share one: a
- * tier ends dozens of hosts at once, and each scan reads every process's environment. A caller that comes
- * while a scan runs (begun before it asked) shares the next, begun when that one ends.
+ * A listing of every process with its environment, taken after this call, shared by concurrent callers
+ * (src/exec/ps.ts): a tier ends dozens of hosts at once, and each scan reads every process's environment.
  */
-function listing(args: readonly string[]): Promise<string | null> {
-  if (next) return next;
-  const start = () => running = ps(args).finally(() => running = null);
-  if (!running) return start();
-  next = running.then(() => {
-    next = null;
-    return start();
-  });
-  return next;
-}
+const listing = (() => {
+  const args = scanArgs();
+  return args === null ? () => Promise.resolve(null) : freshListing(args);
+})();
 
 /**
  * The live processes outside group `pgid` whose environment carries `SPAWN_TAG_ENV=tag`, as `pid → pgid`;
  * zombies are gone. `null` when `ps` cannot be run or cannot show environments on this system.
  */
 export async function taggedOutside(tag: string, pgid: number): Promise<Map<number, number> | null> {
-  const args = scanArgs();
-  const text = args === null ? null : await listing(args);
+  const text = await listing();
   if (text === null) return null;
   const marker = `${SPAWN_TAG_ENV}=${tag}`;
   const found = new Map<number, number>();
@@ -208,16 +182,14 @@ export class EscapeHunt {
       if (sig === "SIGTERM" && abort?.aborted) {
         deadline = Math.min(deadline, performance.now() + ABORT_KILL_GRACE_MS);
       }
-      for (const pid of alive.keys()) {
-        if (signalled.has(pid)) continue;
+      const sending = [...alive.keys()].filter((pid) => !signalled.has(pid)).map((pid) => {
         signalled.add(pid);
         this.#tracked.push(trackEscaped(pid));
-        try {
-          signalProcess(pid, sig);
-        } catch {
-          // Not ours to signal after all (another user's): it stays in `alive`, and so not all gone.
-        }
-      }
+        // Not ours to signal after all (another user's): it stays in `alive`, and so not all gone.
+        return signalProcessAsync(pid, sig).catch(() => false);
+      });
+      // All at once, in one `kill` where Deno.kill is refused (src/exec/process_group.ts).
+      await Promise.all(sending);
       if (performance.now() >= deadline) return alive;
       await new Promise((resolve) => setTimeout(resolve, Math.min(pause, deadline - performance.now())));
       alive = await this.#scan();

@@ -6,22 +6,18 @@
  * @module
  */
 import process from "node:process";
+import { freshListing } from "./ps.ts";
 
-/** Sends `signal` to the whole group. Returns false when the group is already gone. Throws on a pgid ≤ 1. */
+/**
+ * Sends `signal` to the whole group, synchronously. Returns false when the group is already gone. Throws on a
+ * pgid ≤ 1. Under the harness's permission set this blocks for a `kill` process: the stop path uses
+ * {@linkcode signalGroupAsync}.
+ */
 export function signalGroup(pgid: number, signal: Deno.Signal): boolean {
-  if (!Number.isSafeInteger(pgid) || pgid <= 1) {
-    throw new RangeError(
-      `Refusing to signal process group ${pgid}: only a child's own group (> 1) may be signalled`,
-    );
-  }
   try {
-    Deno.kill(-pgid, signal);
-    return true;
+    return signalGroupDirect(pgid, signal);
   } catch (error) {
-    if (error instanceof Deno.errors.NotCapable) return killBinary(pgid, signal);
-    if (error instanceof Deno.errors.NotFound) return false;
-    // ESRCH surfaces differently across versions; anything else is a real failure.
-    if (error instanceof Error && /ESRCH|No such process/i.test(error.message)) return false;
+    if (error instanceof Deno.errors.NotCapable) return killOne(`-${pgid}`, signal);
     throw error;
   }
 }
@@ -31,79 +27,207 @@ export function signalGroup(pgid: number, signal: Deno.Signal): boolean {
  * it (src/exec/escapes.ts). Returns false when it is already gone. Throws on a pid ≤ 1 or the harness's own.
  */
 export function signalProcess(pid: number, signal: Deno.Signal): boolean {
+  try {
+    return signalProcessDirect(pid, signal);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotCapable) return killOne(String(pid), signal);
+    throw error;
+  }
+}
+
+/**
+ * Sends `signal` to the whole group without blocking: through `Deno.kill` when the permission set allows it,
+ * else through the `kill` binary, one `kill` for every group and process signalled with the same signal in the
+ * same turn of the event loop. Resolves to false when the group is already gone. Rejects on a pgid ≤ 1.
+ */
+export function signalGroupAsync(pgid: number, signal: Deno.Signal): Promise<boolean> {
+  try {
+    return Promise.resolve(signalGroupDirect(pgid, signal));
+  } catch (error) {
+    if (error instanceof Deno.errors.NotCapable) return killLater(`-${pgid}`, signal);
+    return Promise.reject(error);
+  }
+}
+
+/** {@linkcode signalProcess} without blocking, batched like {@linkcode signalGroupAsync}. */
+export function signalProcessAsync(pid: number, signal: Deno.Signal): Promise<boolean> {
+  try {
+    return Promise.resolve(signalProcessDirect(pid, signal));
+  } catch (error) {
+    if (error instanceof Deno.errors.NotCapable) return killLater(String(pid), signal);
+    return Promise.reject(error);
+  }
+}
+
+/** `Deno.kill(-pgid)`; false when gone; throws `NotCapable` when the permission set refuses it. */
+function signalGroupDirect(pgid: number, signal: Deno.Signal): boolean {
+  if (!Number.isSafeInteger(pgid) || pgid <= 1) {
+    throw new RangeError(
+      `Refusing to signal process group ${pgid}: only a child's own group (> 1) may be signalled`,
+    );
+  }
+  return directKill(-pgid, signal);
+}
+
+function signalProcessDirect(pid: number, signal: Deno.Signal): boolean {
   if (!Number.isSafeInteger(pid) || pid <= 1 || pid === Deno.pid) {
     throw new RangeError(`Refusing to signal process ${pid}: only a process a host started may be signalled`);
   }
+  return directKill(pid, signal);
+}
+
+function directKill(target: number, signal: Deno.Signal): boolean {
   try {
-    Deno.kill(pid, signal);
+    Deno.kill(target, signal);
     return true;
   } catch (error) {
-    if (error instanceof Deno.errors.NotCapable) return killBinary(pid, signal, String(pid));
+    if (error instanceof Deno.errors.NotCapable) throw error;
     if (error instanceof Deno.errors.NotFound) return false;
     if (error instanceof Error && /ESRCH|No such process/i.test(error.message)) return false;
     throw error;
   }
 }
 
+/** The arguments of `kill` for `signal` (0 only probes). */
+function killArgs(signal: Deno.Signal | 0): string[] {
+  return signal === 0 ? ["-0"] : ["-s", signal.replace(/^SIG/, "")];
+}
+
+function killCommand(signal: Deno.Signal | 0, targets: readonly string[]): Deno.Command {
+  // Detached: a Ctrl-C to the harness's group must not kill the `kill` and make a live group look gone.
+  return new Deno.Command("kill", {
+    args: [...killArgs(signal), "--", ...targets],
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+    detached: true,
+  });
+}
+
 /**
- * Signals the group (or, given `target`, that process) through the `kill` binary. `Deno.kill` needs
- * unrestricted run access, which the harness's permission set (src/permissions.ts) does not grant; running
- * `kill` does. Signal 0 only probes.
+ * What became of each target of one `kill` run: `true` sent, `false` gone, or the failure message. procps'
+ * `kill` names each target it could not signal (`kill: (-123): No such process`) and goes on with the rest;
+ * `null` when its output names none (another `kill`, or it failed as a whole).
  */
-function killBinary(pgid: number, signal: Deno.Signal | 0, target = `-${pgid}`): boolean {
-  const args = signal === 0 ? ["-0"] : ["-s", signal.replace(/^SIG/, "")];
+function outcomes(targets: readonly string[], stderr: Uint8Array, signal: Deno.Signal | 0) {
+  const failed = new Map<string, string>();
+  for (const line of new TextDecoder().decode(stderr).split("\n")) {
+    const match = /\((-?\d+)\):?\s*-?\s*(.*)$/.exec(line);
+    if (match) failed.set(match[1]!, match[2]!.trim());
+  }
+  if (failed.size === 0) return null;
+  return new Map(targets.map((target) => {
+    const message = failed.get(target);
+    if (message === undefined) return [target, true];
+    return [target, signal === 0 || /No such process|ESRCH/i.test(message) ? false : message];
+  }));
+}
+
+/**
+ * Signals the group (or, given `target`, that process) through the `kill` binary, synchronously. `Deno.kill`
+ * needs unrestricted run access, which the harness's permission set (src/permissions.ts) does not grant;
+ * running `kill` does. Signal 0 only probes. Blocks the event loop for a process spawn: only for callers that
+ * cannot wait ({@linkcode killLiveGroups} before `Deno.exit`, {@linkcode signalGroup}'s callers).
+ */
+function killBinary(targets: readonly string[], signal: Deno.Signal | 0): Map<string, boolean | string> {
   for (let attempt = 0;; attempt++) {
-    // Detached: a Ctrl-C to the harness's group must not kill the probe and make a live group look gone.
-    const { success, stderr, signal: killedBy } = new Deno.Command("kill", {
-      args: [...args, "--", target],
-      stdin: "null",
-      stdout: "null",
-      stderr: "piped",
-      detached: true,
-    }).outputSync();
-    if (success) return true;
+    const { success, stderr, signal: killedBy } = killCommand(signal, targets).outputSync();
+    if (success) return new Map(targets.map((target) => [target, true]));
     if (killedBy !== null && attempt < 3) continue;
-    return killFailed(target, signal, new TextDecoder().decode(stderr).trim());
+    const each = outcomes(targets, stderr, signal);
+    if (each !== null) return each;
+    const message = new TextDecoder().decode(stderr).trim();
+    return new Map(targets.map((target) => [target, signal === 0 ? false : message]));
   }
 }
 
-function killFailed(target: string, signal: Deno.Signal | 0, message: string): boolean {
-  if (signal === 0 || /No such process|ESRCH/i.test(message)) return false;
-  throw new Error(`"kill -s ${signal} -- ${target}" failed: ${message}`);
+/** {@linkcode killBinary} for one target: false when gone, throws on any other failure. */
+function killOne(target: string, signal: Deno.Signal | 0): boolean {
+  return settle(target, signal, killBinary([target], signal).get(target) ?? true);
 }
 
+function settle(target: string, signal: Deno.Signal | 0, outcome: boolean | string): boolean {
+  if (typeof outcome === "boolean") return outcome;
+  if (/No such process|ESRCH/i.test(outcome)) return false;
+  throw new Error(`"kill -s ${signal} -- ${target}" failed: ${outcome}`);
+}
+
+/** The `kill` runs being gathered, by signal: each sends every target asked for before it starts. */
+const gathering = new Map<Deno.Signal | 0, Map<string, PromiseWithResolvers<boolean>>>();
+
 /**
- * Whether any live member of the group remains. Zombies (exited, not yet reaped) count as gone. The group is
- * probed with signal 0; only when that finds members does it ask `ps` whether they are all zombies (orphans
- * whose reaper never waits for them linger as zombies; Deno forbids reading `/proc` without --allow-all).
+ * Signals `target` through the `kill` binary without blocking: requests made in the same turn of the event loop
+ * (a tier's dozens of hosts stopped by one abort) share one `kill` process.
+ */
+function killLater(target: string, signal: Deno.Signal | 0): Promise<boolean> {
+  let batch = gathering.get(signal);
+  if (!batch) {
+    const gathered = batch = new Map();
+    gathering.set(signal, gathered);
+    setTimeout(() => {
+      gathering.delete(signal);
+      void sendBatch(signal, gathered);
+    }, 0);
+  }
+  const waiting = batch.get(target) ?? Promise.withResolvers<boolean>();
+  batch.set(target, waiting);
+  return waiting.promise;
+}
+
+async function sendBatch(signal: Deno.Signal | 0, batch: Map<string, PromiseWithResolvers<boolean>>) {
+  const targets = [...batch.keys()];
+  try {
+    for (let attempt = 0;; attempt++) {
+      const { success, stderr, signal: killedBy } = await killCommand(signal, targets).output();
+      if (success) {
+        for (const waiting of batch.values()) waiting.resolve(true);
+        return;
+      }
+      if (killedBy !== null && attempt < 3) continue;
+      const each = outcomes(targets, stderr, signal);
+      for (const [target, waiting] of batch) {
+        try {
+          // A `kill` that names none of its targets failed as a whole: each is asked on its own.
+          waiting.resolve(
+            each === null ? killOne(target, signal) : settle(target, signal, each.get(target)!),
+          );
+        } catch (error) {
+          waiting.reject(error);
+        }
+      }
+      return;
+    }
+  } catch (error) {
+    for (const waiting of batch.values()) waiting.reject(error);
+  }
+}
+
+const groupStates = freshListing(["-A", "-o", "pgid=,stat="]);
+
+/**
+ * Whether any live member of the group remains. Zombies (exited, not yet reaped) count as gone. With
+ * `Deno.kill` allowed the group is probed with signal 0 first; the members' states come from one `ps`
+ * listing shared by every caller polling at the time (orphans whose reaper never waits for them linger as
+ * zombies; Deno forbids reading `/proc` without --allow-all). Never blocks the event loop.
  */
 export async function groupAlive(pgid: number): Promise<boolean> {
   if (!Number.isSafeInteger(pgid) || pgid <= 1) return false;
   try {
     process.kill(-pgid, 0);
   } catch (error) {
-    if (!(error instanceof Deno.errors.NotCapable) || !killBinary(pgid, 0)) return false;
+    if (!(error instanceof Deno.errors.NotCapable)) return false;
   }
   const states = await memberStates(pgid);
-  return states === null || states.some((state) => !state.startsWith("Z") && !state.startsWith("X"));
+  if (states === null) return await killLater(`-${pgid}`, 0);
+  return states.some((state) => !state.startsWith("Z") && !state.startsWith("X"));
 }
 
 /** The `ps` states of the group's members, or `null` when `ps` cannot be run. */
 async function memberStates(pgid: number): Promise<string[] | null> {
-  try {
-    const { stdout, success } = await new Deno.Command("ps", {
-      args: ["-A", "-o", "pgid=,stat="],
-      stdin: "null",
-      stdout: "piped",
-      stderr: "null",
-      detached: true,
-    }).output();
-    if (!success) return null;
-    return new TextDecoder().decode(stdout).split("\n").map((line) => line.trim().split(/\s+/))
-      .filter(([group]) => Number(group) === pgid).map(([, state]) => state ?? "");
-  } catch {
-    return null;
-  }
+  const text = await groupStates();
+  if (text === null) return null;
+  return text.split("\n").map((line) => line.trim().split(/\s+/))
+    .filter(([group]) => Number(group) === pgid).map(([, state]) => state ?? "");
 }
 
 /**
@@ -149,10 +273,10 @@ export interface KillGroupOptions {
 export async function killGroup(pgid: number, options: KillGroupOptions): Promise<boolean> {
   const graceMs = options.signal?.aborted ? Math.min(options.graceMs, ABORT_KILL_GRACE_MS) : options.graceMs;
   if (graceMs > 0) {
-    if (!signalGroup(pgid, "SIGTERM")) return await waitGroupGone(pgid, options.verifyMs);
+    if (!(await signalGroupAsync(pgid, "SIGTERM"))) return await waitGroupGone(pgid, options.verifyMs);
     if (await waitGroupGone(pgid, graceMs, options.signal)) return true;
   }
-  signalGroup(pgid, "SIGKILL");
+  await signalGroupAsync(pgid, "SIGKILL");
   return await waitGroupGone(pgid, options.verifyMs);
 }
 
@@ -184,20 +308,27 @@ export function trackEscaped(pid: number): () => void {
  * host behind it.
  */
 export function killLiveGroups(): void {
-  for (const pgid of liveGroups) {
-    try {
-      signalGroup(pgid, "SIGKILL");
-    } catch {
-      // Already gone, or not ours to signal any more: nothing left to do for it.
-    }
-  }
+  const targets = [
+    ...[...liveGroups].map((pgid) => ({
+      target: `-${pgid}`,
+      send: () => signalGroupDirect(pgid, "SIGKILL"),
+    })),
+    ...[...liveEscapes].map((pid) => ({
+      target: String(pid),
+      send: () => signalProcessDirect(pid, "SIGKILL"),
+    })),
+  ];
   liveGroups.clear();
-  for (const pid of liveEscapes) {
+  liveEscapes.clear();
+  const refused: string[] = [];
+  for (const { target, send } of targets) {
     try {
-      signalProcess(pid, "SIGKILL");
-    } catch {
-      // As above.
+      send();
+    } catch (error) {
+      // Gone, or not ours to signal any more, leaves nothing to do; Deno.kill refused goes to one `kill`.
+      if (error instanceof Deno.errors.NotCapable) refused.push(target);
     }
   }
-  liveEscapes.clear();
+  // One `kill` for them all: this runs right before Deno.exit, with no event loop to wait on.
+  if (refused.length > 0) killBinary(refused, "SIGKILL");
 }
