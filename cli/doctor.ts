@@ -23,14 +23,8 @@ import { readEnv } from "../src/exec/env.ts";
 import { redact } from "../src/report/redact.ts";
 import { stripControls } from "../src/report/sanitize.ts";
 import { chromiumPath } from "../src/runner/chromium.ts";
-import { HOSTS } from "../hosts/registry.ts";
-import {
-  packagePrefix,
-  PINNED_APPS_HOSTS,
-  PINNED_HOSTS,
-  type PinnedHost,
-  shimPath,
-} from "../hosts/cli/_installed.ts";
+import { HOSTS, PINNED_HOSTS } from "../hosts/registry.ts";
+import { packagePrefix, PINNED_APPS_HOSTS, type PinnedHost, shimPath } from "../hosts/cli/_installed.ts";
 
 const SPEC: CommandSpec = {
   name: "doctor",

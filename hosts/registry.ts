@@ -1,10 +1,15 @@
 /**
  * The one list of hosts. Adding a host is one file in `hosts/cli/`, `hosts/web/` or `hosts/desktop/` plus one
- * line here; every tier is parametrised over this list.
+ * line here; every tier is parametrised over this list. An agent CLI goes in {@linkcode CLI_HOSTS}: its install
+ * pin ({@linkcode PINNED_HOSTS}) and its part of the permission set ({@linkcode REGISTRY_PERMISSIONS}, which
+ * `deno task permissions` writes into src/host_permissions.ts and deno.json) come from its file.
  *
  * @module
  */
 import type { HostEntry } from "../src/host.ts";
+import type { HostPermissions } from "../src/permissions.ts";
+import type { RealHost } from "./cli/_real_host.ts";
+import { PINNED_APPS_HOSTS, type PinnedHost } from "./cli/_installed.ts";
 import { fakeHost } from "./cli/fake.ts";
 import { fakeMinimalHost } from "./cli/fake_minimal.ts";
 import { claudeCode } from "./cli/claude_code.ts";
@@ -25,18 +30,23 @@ import { VSCODE_HOST } from "./desktop/vscode.ts";
 import { GOOSE_HOST } from "./desktop/goose.ts";
 import { CURSOR_HOST } from "./desktop/cursor.ts";
 
+/** The real agent CLIs, in listing order: each one file in hosts/cli/ built by `defineRealHost`. */
+export const CLI_HOSTS: readonly RealHost[] = [
+  claudeCode,
+  codex,
+  gemini,
+  opencode,
+  pi,
+  omp,
+  kimiCode,
+  qwen,
+];
+
 /** Every built-in host, in listing order. */
 export const HOSTS: readonly HostEntry[] = [
   fakeHost,
   fakeMinimalHost,
-  claudeCode.entry,
-  codex.entry,
-  gemini.entry,
-  opencode.entry,
-  pi.entry,
-  omp.entry,
-  kimiCode.entry,
-  qwen.entry,
+  ...CLI_HOSTS.map((host) => host.entry),
   REFERENCE_HOST,
   MCP_UI_HOST,
   MCP_INSPECTOR_HOST,
@@ -51,3 +61,22 @@ export const HOSTS: readonly HostEntry[] = [
 
 /** Hosts a plain `conformance run` uses when none is named. */
 export const DEFAULT_HOSTS: readonly string[] = ["fake", "fake-minimal", "reference"];
+
+/** The install pins of the real agent CLIs, from their host files: what `hosts:install` installs. */
+export const PINNED_HOSTS: readonly PinnedHost[] = CLI_HOSTS.map((host) => host.pin);
+
+/** The pin of an agent CLI's host id, or `undefined`. */
+export function pinFor(host: string): PinnedHost | undefined {
+  return PINNED_HOSTS.find((pin) => pin.host === host);
+}
+
+/** What the registry's hosts add to the engine's permission baseline (src/permissions.ts). */
+export const REGISTRY_PERMISSIONS: HostPermissions = Object.freeze({
+  hostBinaries: unique(CLI_HOSTS.map((host) => host.runner.binary)),
+  appsHostBinaries: unique(PINNED_APPS_HOSTS.map((pin) => pin.binary)),
+  hostEnv: unique(CLI_HOSTS.flatMap((host) => host.envPrefixes)),
+});
+
+function unique(names: readonly string[]): readonly string[] {
+  return Object.freeze([...new Set(names)]);
+}

@@ -31,8 +31,12 @@
  *   pre-check a sign-in, and where it may not, the product page tells (hosts/web/profile.ts). A refusal is
  *   explained by {@linkcode explainRefusal}.
  *
+ * The engine's own baseline is here; the registry's hosts add their binaries and env prefixes through
+ * src/host_permissions.ts, generated from hosts/registry.ts by `deno task permissions`.
+ *
  * @module
  */
+import { APPS_HOST_BINARIES, HOST_BINARIES, HOST_ENV } from "./host_permissions.ts";
 
 /** Loopback, by every name the harness binds or dials. */
 export const NET_ALLOW: readonly string[] = ["127.0.0.1", "localhost", "[::1]"];
@@ -44,26 +48,34 @@ export const BROWSER_PATHS: readonly string[] = [
   "/usr/bin/google-chrome",
 ];
 
-/** The agent CLIs of the registry, by the binary name each is found under on PATH. */
-export const HOST_BINARIES: readonly string[] = [
-  "claude",
-  "codex",
-  "gemini",
-  "opencode",
-  "pi",
-  "omp",
-  "kimi",
-  "qwen",
-];
-
 /**
- * The MCP Apps hosts of the registry that run as a local program (the MCP Inspector), by the shim name
- * `hosts:install` writes; the shim starts the host's own runtime, a child the harness does not spawn itself.
+ * What the registry's hosts add to the engine's baseline: the programs they run and the variables they are
+ * handed. The engine never imports hosts/: `deno task permissions` (tools/permissions.ts) writes the registry's
+ * set into src/host_permissions.ts, which a test keeps in step with the registry.
  */
-export const APPS_HOST_BINARIES: readonly string[] = ["mcp-inspector"];
+export interface HostPermissions {
+  /** The agent CLIs, by the binary name each is found under on PATH. */
+  readonly hostBinaries: readonly string[];
+  /**
+   * The MCP Apps hosts that run as a local program (the MCP Inspector), by the shim name `hosts:install`
+   * writes; the shim starts the host's own runtime, a child the harness does not spawn itself.
+   */
+  readonly appsHostBinaries: readonly string[];
+  /** The agent CLIs' credential, base-URL and config variables (`PREFIX*` wildcards or exact names). */
+  readonly hostEnv: readonly string[];
+}
 
-/** Every program the harness may start. */
-export const RUN_ALLOW: readonly string[] = [
+export { APPS_HOST_BINARIES, HOST_BINARIES, HOST_ENV };
+
+/** The registry's part of the set, as generated into src/host_permissions.ts. */
+export const HOST_PERMISSIONS: HostPermissions = Object.freeze({
+  hostBinaries: HOST_BINARIES,
+  appsHostBinaries: APPS_HOST_BINARIES,
+  hostEnv: HOST_ENV,
+});
+
+/** The programs of the engine itself: itself, the process-group tools, git, the browsers. */
+export const BASELINE_RUN: readonly string[] = [
   "/proc/self/exe",
   "conformance",
   "deno",
@@ -71,9 +83,14 @@ export const RUN_ALLOW: readonly string[] = [
   "ps",
   "git",
   ...BROWSER_PATHS,
-  ...HOST_BINARIES,
-  ...APPS_HOST_BINARIES,
 ];
+
+function runAllowOf(hosts: HostPermissions): readonly string[] {
+  return [...BASELINE_RUN, ...hosts.hostBinaries, ...hosts.appsHostBinaries];
+}
+
+/** Every program the harness may start. */
+export const RUN_ALLOW: readonly string[] = runAllowOf(HOST_PERMISSIONS);
 
 /**
  * The system facts the harness may read: `uid` (root needs Chromium's --no-sandbox), and what Playwright reads
@@ -103,27 +120,6 @@ export const HARNESS_ENV: readonly string[] = [
   "TZ",
   "DENO_DIR",
   "GITHUB_STEP_SUMMARY",
-];
-
-/**
- * The variables the registry's agent CLIs may be handed (credentials, base URLs, config folders): each host's
- * `envAllow` (hosts/cli/*.ts) must fall under one of these, which a test checks.
- */
-export const HOST_ENV: readonly string[] = [
-  "ANTHROPIC_*",
-  "CLAUDE_*",
-  "OPENAI_*",
-  "CODEX_*",
-  "GEMINI_*",
-  "GOOGLE_*",
-  "AWS_*",
-  "KIMI_*",
-  "MOONSHOT_*",
-  "QWEN_*",
-  "DASHSCOPE_*",
-  "OPENROUTER_*",
-  "OPENCODE_*",
-  "PI_CODING_AGENT_*",
 ];
 
 /**
@@ -181,7 +177,11 @@ export const PACKAGE_ENV: readonly string[] = [
 ];
 
 /** Every environment variable the harness may read (an entry ending in `*` allows a prefix). */
-export const ENV_ALLOW: readonly string[] = [...HARNESS_ENV, ...HOST_ENV, ...PACKAGE_ENV];
+export const ENV_ALLOW: readonly string[] = envAllowOf(HOST_PERMISSIONS);
+
+function envAllowOf(hosts: HostPermissions): readonly string[] {
+  return [...HARNESS_ENV, ...hosts.hostEnv, ...PACKAGE_ENV];
+}
 
 /** Whether `name` falls under `allow` (exact names, and prefixes given as `PREFIX*`). */
 export function envNameAllowed(name: string, allow: readonly string[] = ENV_ALLOW): boolean {
@@ -203,7 +203,8 @@ export const READ_ALLOW: readonly string[] = [...WRITE_ALLOW, "/etc/os-release",
 /**
  * The Deno flags of the permission set, in the order the tasks spell them. `alsoRun` adds programs to the run
  * list, for a binary built to test an agent CLI the registry does not name (`deno task compile --also-run`);
- * `alsoEnv` adds variables such a CLI needs handed on (`deno task compile --also-env`).
+ * `alsoEnv` adds variables such a CLI needs handed on (`deno task compile --also-env`). `hosts` is the registry's
+ * part (default: src/host_permissions.ts; `deno task permissions` passes the registry's own).
  *
  * @example
  * ```ts
@@ -211,7 +212,11 @@ export const READ_ALLOW: readonly string[] = [...WRITE_ALLOW, "/etc/os-release",
  * permissionFlags(["my-agent"]).find((flag) => flag.startsWith("--allow-run=")); // "…,mcp-inspector,my-agent"
  * ```
  */
-export function permissionFlags(alsoRun: readonly string[] = [], alsoEnv: readonly string[] = []): string[] {
+export function permissionFlags(
+  alsoRun: readonly string[] = [],
+  alsoEnv: readonly string[] = [],
+  hosts: HostPermissions = HOST_PERMISSIONS,
+): string[] {
   for (const name of alsoRun) {
     if (name === "" || /[,\s]/.test(name)) {
       throw new TypeError(`Invalid program name "${name}": give one name or path, without commas or spaces`);
@@ -229,9 +234,9 @@ export function permissionFlags(alsoRun: readonly string[] = [], alsoEnv: readon
     "--no-prompt",
     `--allow-read=${READ_ALLOW.join(",")}`,
     `--allow-write=${WRITE_ALLOW.join(",")}`,
-    `--allow-env=${[...ENV_ALLOW, ...alsoEnv].join(",")}`,
+    `--allow-env=${[...envAllowOf(hosts), ...alsoEnv].join(",")}`,
     `--allow-sys=${SYS_ALLOW.join(",")}`,
-    `--allow-run=${[...RUN_ALLOW, ...alsoRun].join(",")}`,
+    `--allow-run=${[...runAllowOf(hosts), ...alsoRun].join(",")}`,
     `--allow-net=${NET_ALLOW.join(",")}`,
     // Deno would otherwise let the program import code from jsr.io, deno.land, esm.sh and a few more.
     `--allow-import=${NET_ALLOW.join(",")}`,

@@ -12,8 +12,10 @@ import {
 import { SOURCE_PERMISSIONS } from "../src/exec/self.ts";
 import { BASELINE_ENV_ALLOW } from "../src/exec/env.ts";
 import { compileArgs } from "../tools/compile.ts";
-import { PINNED_APPS_HOSTS, PINNED_HOSTS } from "../hosts/cli/_installed.ts";
-import { HOSTS } from "../hosts/registry.ts";
+import { PINNED_APPS_HOSTS } from "../hosts/cli/_installed.ts";
+import { CLI_HOSTS, HOSTS, PINNED_HOSTS } from "../hosts/registry.ts";
+import { HOME_ALLOW } from "../hosts/cli/_real_host.ts";
+import { permissionFiles } from "../tools/permissions.ts";
 import { ROOT, runToEnd, tempFolder } from "./binary/_run.ts";
 
 const denoJson = JSON.parse(await Deno.readTextFile(new URL("../deno.json", import.meta.url))) as {
@@ -29,6 +31,30 @@ Deno.test("deno task conformance, the fake host from source and the compiled bin
   const compile = compileArgs({ output: "dist/conformance" });
   const flags = compile.filter((arg) => /^--(allow|deny)-|^--no-prompt$/.test(arg));
   assert.deepEqual(flags, [...PERMISSION_FLAGS]);
+});
+
+Deno.test("src/host_permissions.ts and the conformance task of deno.json are what deno task permissions writes", async () => {
+  const root = new URL("../", import.meta.url);
+  const denoText = await Deno.readTextFile(new URL("deno.json", root));
+  for (const [path, text] of Object.entries(permissionFiles(denoText))) {
+    assert.equal(
+      await Deno.readTextFile(new URL(path, root)),
+      text,
+      `${path} is stale: run "deno task permissions" (the registry's hosts changed)`,
+    );
+  }
+});
+
+Deno.test("each real host's permission prefixes, in its own file, cover every variable it is handed", () => {
+  for (const host of CLI_HOSTS) {
+    const invocation = host.runner.build("version-check", { prompt: "" });
+    for (const name of invocation.envAllow) {
+      assert.ok(
+        HOME_ALLOW.includes(name) || envNameAllowed(name, host.envPrefixes),
+        `host "${host.entry.id}" hands on "${name}": add a prefix covering it to its envPrefixes`,
+      );
+    }
+  }
 });
 
 Deno.test("no task grants everything, and the product's set names its net, run and write scopes", () => {
@@ -49,10 +75,10 @@ Deno.test("every agent CLI of the registry is in the run list under the binary n
   const cliHosts = HOSTS.filter((host) => host.kind === "cli" && !host.id.startsWith("fake"));
   for (const host of cliHosts) {
     const pin = PINNED_HOSTS.find((pinned) => pinned.host === host.id);
-    assert.ok(pin, `host "${host.id}" has no pin in hosts/cli/_installed.ts, so its binary name is unknown`);
+    assert.ok(pin, `host "${host.id}" has no install pin in its host file, so its binary name is unknown`);
     assert.ok(
       HOST_BINARIES.includes(pin.binary),
-      `host "${host.id}" runs "${pin.binary}": add it to HOST_BINARIES in src/permissions.ts`,
+      `host "${host.id}" runs "${pin.binary}": run "deno task permissions"`,
     );
   }
   assert.ok(RUN_ALLOW.includes("kill") && RUN_ALLOW.includes("ps") && RUN_ALLOW.includes("/proc/self/exe"));
@@ -67,7 +93,7 @@ Deno.test("every locally run apps host of the registry is in the run list under 
     );
     assert.ok(
       APPS_HOST_BINARIES.includes(pin.binary) && RUN_ALLOW.includes(pin.binary),
-      `apps host "${pin.host}" runs "${pin.binary}": add it to APPS_HOST_BINARIES in src/permissions.ts`,
+      `apps host "${pin.host}" runs "${pin.binary}": run "deno task permissions"`,
     );
   }
 });

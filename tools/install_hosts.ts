@@ -15,13 +15,13 @@ import {
   hostsCacheDir,
   packagePrefix,
   PINNED_APPS_HOSTS,
-  PINNED_HOSTS,
   type PinnedHost,
   type PinnedPackage,
   type PinnedRuntime,
   RUNTIMES,
   shimPath,
 } from "../hosts/cli/_installed.ts";
+import { PINNED_HOSTS } from "../hosts/registry.ts";
 
 const MARKER = ".conformance-installed";
 /** Everything `hosts:install` installs: the agent CLIs, then the MCP Apps hosts. */

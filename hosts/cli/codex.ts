@@ -23,6 +23,8 @@ const MOCK_MODEL = "gpt-5.5";
 export const codex = defineRealHost({
   id: "codex",
   binary: "codex",
+  install: { package: "@openai/codex", version: "0.171.0" },
+  envPrefixes: ["OPENAI_*", "CODEX_*"],
   summary: "OpenAI Codex CLI (exec --json)",
   dialect: "codex",
   capabilities: capabilities("streaming", "permissionSkip"),

@@ -26,6 +26,8 @@ function base(request: InvocationRequest, format: string | null): string[] {
 export const gemini = defineRealHost({
   id: "gemini",
   binary: "gemini",
+  install: { package: "@google/gemini-cli", version: "0.61.0" },
+  envPrefixes: ["GEMINI_*", "GOOGLE_*"],
   summary: "Google Gemini CLI (stream-json)",
   dialect: "gemini",
   capabilities: capabilities("streaming", "permissionSkip"),

@@ -27,6 +27,8 @@ function stream(request: InvocationRequest, resume: boolean): string[] {
 export const kimiCode = defineRealHost({
   id: "kimi-code",
   binary: "kimi",
+  install: { package: "@moonshot-ai/kimi-code", version: "2.1.0", runtimes: ["node"] },
+  envPrefixes: ["KIMI_*", "MOONSHOT_*"],
   summary: "Moonshot Kimi Code CLI (stream-json, {role} lines)",
   dialect: "kimi",
   capabilities: capabilities("streaming", "agentSelect"),

@@ -29,6 +29,8 @@ function json(request: InvocationRequest, extra: string[]): string[] {
 export const omp = defineRealHost({
   id: "omp",
   binary: "omp",
+  install: { package: "@oh-my-pi/pi-coding-agent", version: "18.2.3", runtimes: ["bun"] },
+  envPrefixes: ["PI_CODING_AGENT_*", "ANTHROPIC_*", "OPENAI_*", "GEMINI_*", "OPENROUTER_*"],
   summary: "oh-my-pi coding agent (--mode json; pi event family)",
   dialect: "pi",
   capabilities: capabilities("streaming", "permissionSkip", "toolAllowlist"),

@@ -25,6 +25,8 @@ function run(request: InvocationRequest, extra: string[], json = true): string[]
 export const opencode = defineRealHost({
   id: "opencode",
   binary: "opencode",
+  install: { package: "opencode-ai", version: "1.18.33" },
+  envPrefixes: ["OPENCODE_*", "ANTHROPIC_*", "OPENAI_*", "OPENROUTER_*"],
   summary: "opencode (run --format json; EOF-terminated stream)",
   dialect: "opencode",
   capabilities: capabilities("streaming", "permissionSkip", "agentSelect"),

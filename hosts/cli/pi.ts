@@ -40,6 +40,8 @@ export function piModelsConfig(url: string): Record<string, unknown> {
 export const pi = defineRealHost({
   id: "pi",
   binary: "pi",
+  install: { package: "@mariozechner/pi-coding-agent", version: "0.73.1" },
+  envPrefixes: ["PI_CODING_AGENT_*", "ANTHROPIC_*", "OPENAI_*", "GEMINI_*", "OPENROUTER_*"],
   summary: "pi coding agent (--mode json; lookahead terminal on agent_end)",
   dialect: "pi",
   capabilities: capabilities("streaming", "toolAllowlist"),

@@ -22,6 +22,13 @@ function base(request: InvocationRequest, format: string | null): string[] {
 export const qwen = defineRealHost({
   id: "qwen",
   binary: "qwen",
+  install: {
+    package: "@qwen-code/qwen-code",
+    version: "0.24.4",
+    // npm 11 runs no install scripts, which leaves the vendored ripgrep without its exec bit.
+    executables: ["node_modules/@qwen-code/qwen-code/vendor/ripgrep/x64-linux/rg"],
+  },
+  envPrefixes: ["QWEN_*", "DASHSCOPE_*", "OPENAI_*"],
   summary: "Qwen Code CLI (stream-json, claude-compatible envelope)",
   dialect: "qwen",
   capabilities: capabilities("streaming", "permissionSkip", "structuredOutput"),

@@ -3,7 +3,8 @@ import { join } from "node:path";
 import { pinnedStatus, probeVersion } from "../../cli/doctor.ts";
 import { chromiumPath } from "../../src/runner/chromium.ts";
 import { runHarness } from "../robustness/_harness.ts";
-import { packagePrefix, pinFor, shimPath } from "../../hosts/cli/_installed.ts";
+import { packagePrefix, shimPath } from "../../hosts/cli/_installed.ts";
+import { pinFor } from "../../hosts/registry.ts";
 
 function doctor(args: string[], env: Record<string, string>) {
   return runHarness(["doctor", ...args], { env });
