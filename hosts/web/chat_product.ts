@@ -1,21 +1,50 @@
 /**
- * The registry entry shared by the real chat products (ChatGPT, Claude, Le Chat): what they can service, that
- * they run only with `--live`, and the preflight that stops a live run early without a signed-in profile.
+ * A real chat product (ChatGPT, Claude, Le Chat) as data: a {@linkcode ChatProduct} record holds its DOM, its
+ * name, its summary and how to add the conformance server to it. One {@linkcode ChatHost} drives them all, on
+ * a persistent profile; the registry entry says what they service, that they run only with `--live`, and
+ * checks for a signed-in profile before a live run starts.
  *
  * @module
  */
 import type { AppsHostEntry } from "../../src/host.ts";
-import { CHAT_HOST_CAPABILITIES, type ChatHost } from "./chat_host.ts";
-import { paceProblem } from "./pacing.ts";
+import { CHAT_HOST_CAPABILITIES, type ChatDom, ChatHost } from "./chat_host.ts";
+import { paceFromEnv, paceProblem } from "./pacing.ts";
 import { defaultProfileDir, signedInProblem } from "./profile.ts";
 
-/** Describes one chat product for {@linkcode chatProductEntry}. */
+/** One chat product, as data. */
 export interface ChatProduct {
   readonly id: string;
+  /** The product's name for messages, e.g. "ChatGPT". */
+  readonly name: string;
   readonly summary: string;
   /** Why it needs `--live`, e.g. "drives the real ChatGPT with your account". */
   readonly requiresLive: string;
-  create(): ChatHost;
+  /** How to add the conformance server to the product, shown after `conformance login`. */
+  readonly connectorHelp: string;
+  /** Its page, at the product's own URL. */
+  readonly dom: ChatDom;
+}
+
+/** How to drive a product: the real one by default; tests point `url` at a local page and run headless. */
+export interface ChatProductRun {
+  readonly url?: string;
+  readonly paceMs?: number;
+  readonly headless?: boolean;
+  readonly renderTimeoutMs?: number;
+}
+
+/** The host that drives `product` in a headful browser on its own profile. */
+export function chatProductHost(product: ChatProduct, run: ChatProductRun = {}): ChatHost {
+  return new ChatHost({
+    id: product.id,
+    product: product.name,
+    dom: run.url === undefined ? product.dom : { ...product.dom, url: run.url },
+    paceMs: run.paceMs ?? paceFromEnv(),
+    persistent: true,
+    connectorHelp: product.connectorHelp,
+    ...(run.headless !== undefined ? { headless: run.headless } : {}),
+    ...(run.renderTimeoutMs !== undefined ? { renderTimeoutMs: run.renderTimeoutMs } : {}),
+  });
 }
 
 /**
@@ -24,13 +53,9 @@ export interface ChatProduct {
  * @example
  * ```ts
  * import { chatProductEntry } from "./chat_product.ts";
- * import { ChatGptHost } from "./chatgpt.ts";
- * const entry = chatProductEntry({
- *   id: "chatgpt",
- *   summary: "ChatGPT in a headful browser",
- *   requiresLive: "drives the real ChatGPT with your account",
- *   create: () => new ChatGptHost(),
- * });
+ * import { CHATGPT } from "./chatgpt.ts";
+ * const entry = chatProductEntry(CHATGPT);
+ * entry.create(); // a ChatHost on ChatGPT
  * ```
  */
 export function chatProductEntry(product: ChatProduct): AppsHostEntry {
@@ -42,6 +67,6 @@ export function chatProductEntry(product: ChatProduct): AppsHostEntry {
     requiresLive: product.requiresLive,
     preflight: async (options) =>
       paceProblem() ?? await signedInProblem(product.id, options.profileDir ?? defaultProfileDir(product.id)),
-    create: () => product.create(),
+    create: () => chatProductHost(product),
   };
 }

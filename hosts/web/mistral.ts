@@ -8,76 +8,32 @@
  * @module
  */
 import type { AppsHostEntry } from "../../src/host.ts";
-import type { LauncherName } from "../../src/protocol.ts";
-import { type ChatDom, ChatHost, type ChatHostOptions } from "./chat_host.ts";
-import { paceFromEnv } from "./pacing.ts";
-import { chatProductEntry } from "./chat_product.ts";
+import { type ChatProduct, chatProductEntry } from "./chat_product.ts";
 
-const SELECTORS = {
-  url: "https://chat.mistral.ai/chat",
-  composer: 'div[contenteditable="true"]',
-  send: 'button[aria-label="Send"]',
-  signedIn: 'div[contenteditable="true"]',
-} as const;
-
-const LABELS = {
-  cookies: ["Accept all", "Tout accepter", "Accept"],
-  stop: ["Stop generation"],
-  download: ["Download"],
-  openLink: ["Confirm"],
-} as const;
-
-/** How to add the conformance server to Le Chat. */
-export const MISTRAL_CONNECTOR_HELP =
-  "Le Chat → Intelligence → Connectors → Add connector → Custom MCP connector, with the public HTTPS URL of " +
-  '"conformance serve" (Le Chat must reach it: put a tunnel in front of 127.0.0.1)';
-
-/** Le Chat's DOM. */
-export function mistralDom(url: string = SELECTORS.url): ChatDom {
-  return {
-    url,
-    composer: [SELECTORS.composer],
-    sendKey: "Enter",
-    prompt: (launcher: LauncherName) => `Call the ${launcher} tool of the conformance connector now.`,
-    approve: [],
-    dismiss: LABELS.cookies,
-    transcript: null,
-    commit: { labels: [], selectors: [SELECTORS.send], awaitDraft: true },
-    stop: LABELS.stop,
-    dialogs: { download: LABELS.download, sampling: [], link: LABELS.openLink },
-    theme: null,
-    signedIn: SELECTORS.signedIn,
-  };
-}
-
-/** Le Chat in a headful browser on its own profile. */
-export class MistralHost extends ChatHost {
-  /** The real product by default; tests point `url` at a local page and run headless. */
-  constructor(
-    options:
-      & { url?: string; paceMs?: number; headless?: boolean }
-      & Pick<
-        Partial<ChatHostOptions>,
-        "renderTimeoutMs"
-      > = {},
-  ) {
-    super({
-      id: "mistral",
-      product: "Le Chat",
-      dom: mistralDom(options.url),
-      paceMs: options.paceMs ?? paceFromEnv(),
-      persistent: true,
-      connectorHelp: MISTRAL_CONNECTOR_HELP,
-      ...(options.headless !== undefined ? { headless: options.headless } : {}),
-      ...(options.renderTimeoutMs !== undefined ? { renderTimeoutMs: options.renderTimeoutMs } : {}),
-    });
-  }
-}
-
-/** The registry entry. */
-export const MISTRAL_HOST: AppsHostEntry = chatProductEntry({
+/** Le Chat, as the driver sees it. */
+export const MISTRAL: ChatProduct = {
   id: "mistral",
+  name: "Le Chat",
   summary: "Mistral Le Chat in a headful browser on its own profile (conformance login --host mistral)",
   requiresLive: "drives the real Le Chat with your account",
-  create: () => new MistralHost(),
-});
+  connectorHelp:
+    "Le Chat → Intelligence → Connectors → Add connector → Custom MCP connector, with the public HTTPS URL of " +
+    '"conformance serve" (Le Chat must reach it: put a tunnel in front of 127.0.0.1)',
+  dom: {
+    url: "https://chat.mistral.ai/chat",
+    composer: ['div[contenteditable="true"]'],
+    sendKey: "Enter",
+    prompt: (launcher) => `Call the ${launcher} tool of the conformance connector now.`,
+    approve: [],
+    dismiss: ["Accept all", "Tout accepter", "Accept"],
+    transcript: null,
+    commit: { labels: [], selectors: ['button[aria-label="Send"]'], awaitDraft: true },
+    stop: ["Stop generation"],
+    dialogs: { download: ["Download"], sampling: [], link: ["Confirm"] },
+    theme: null,
+    signedIn: 'div[contenteditable="true"]',
+  },
+};
+
+/** The registry entry. */
+export const MISTRAL_HOST: AppsHostEntry = chatProductEntry(MISTRAL);

@@ -5,7 +5,8 @@
  * and the browser's process group is gone afterwards.
  */
 import assert from "node:assert/strict";
-import { ChatGptHost } from "../../../hosts/web/chatgpt.ts";
+import { CHATGPT } from "../../../hosts/web/chatgpt.ts";
+import { chatProductHost } from "../../../hosts/web/chat_product.ts";
 import { chromiumPath } from "../../../src/runner/chromium.ts";
 import { groupAlive } from "../../../src/exec/process_group.ts";
 import type { HostSetupOptions } from "../../../src/runner/host.ts";
@@ -30,7 +31,7 @@ Deno.test({
 }, async () => {
   await using product = startProductPage({ flavour: "chatgpt", signedIn: false });
   const profile = await Deno.makeTempDir({ prefix: "conformance-profile-" });
-  const host = new ChatGptHost({ url: product.url, paceMs: 0, headless: true });
+  const host = chatProductHost(CHATGPT, { url: product.url, paceMs: 0, headless: true });
   try {
     await assert.rejects(
       () => host.setup({ ...setup(profile), timeoutMultiplier: 0.1 }),
@@ -49,7 +50,12 @@ Deno.test({
 }, async () => {
   await using product = startProductPage({ flavour: "chatgpt", signedIn: true });
   const profile = await Deno.makeTempDir({ prefix: "conformance-profile-" });
-  const host = new ChatGptHost({ url: product.url, paceMs: 0, headless: true, renderTimeoutMs: 20_000 });
+  const host = chatProductHost(CHATGPT, {
+    url: product.url,
+    paceMs: 0,
+    headless: true,
+    renderTimeoutMs: 20_000,
+  });
   await host.setup(setup(profile));
   const pid = host.browserPid;
   try {

@@ -5,7 +5,8 @@
  * conversation read, interactions paced, and the browser's process group gone afterwards.
  */
 import assert from "node:assert/strict";
-import { ClaudeAiHost } from "../../../hosts/web/claude_ai.ts";
+import { CLAUDE_AI } from "../../../hosts/web/claude_ai.ts";
+import { chatProductHost } from "../../../hosts/web/chat_product.ts";
 import { chromiumPath } from "../../../src/runner/chromium.ts";
 import { groupAlive } from "../../../src/exec/process_group.ts";
 import type { FrameInspection } from "../../../src/protocol.ts";
@@ -23,7 +24,12 @@ Deno.test({
   await using product = startProductPage({ flavour: "claude", signedIn: true });
   const profile = await Deno.makeTempDir({ prefix: "conformance-profile-" });
   const gap = 200;
-  const host = new ClaudeAiHost({ url: product.url, paceMs: gap, headless: true, renderTimeoutMs: 20_000 });
+  const host = chatProductHost(CLAUDE_AI, {
+    url: product.url,
+    paceMs: gap,
+    headless: true,
+    renderTimeoutMs: 20_000,
+  });
   await host.setup({
     headful: false,
     live: true,

@@ -4,7 +4,8 @@
  * "Confirm" and the new tab seen, and the browser's process group gone afterwards.
  */
 import assert from "node:assert/strict";
-import { MistralHost } from "../../../hosts/web/mistral.ts";
+import { MISTRAL } from "../../../hosts/web/mistral.ts";
+import { chatProductHost } from "../../../hosts/web/chat_product.ts";
 import { chromiumPath } from "../../../src/runner/chromium.ts";
 import { groupAlive } from "../../../src/exec/process_group.ts";
 import type { FrameSuiteBridge } from "../../../src/runner/suite_bridge.ts";
@@ -20,7 +21,12 @@ Deno.test({
 }, async () => {
   await using product = startProductPage({ flavour: "mistral", signedIn: true });
   const profile = await Deno.makeTempDir({ prefix: "conformance-profile-" });
-  const host = new MistralHost({ url: product.url, paceMs: 0, headless: true, renderTimeoutMs: 20_000 });
+  const host = chatProductHost(MISTRAL, {
+    url: product.url,
+    paceMs: 0,
+    headless: true,
+    renderTimeoutMs: 20_000,
+  });
   await host.setup({
     headful: false,
     live: true,
