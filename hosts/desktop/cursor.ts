@@ -8,9 +8,7 @@
  * @module
  */
 import type { AppsHostEntry } from "../../src/host.ts";
-import type { LauncherName } from "../../src/protocol.ts";
-import { paceFromEnv, paceProblem } from "../web/pacing.ts";
-import { CdpHost, type CdpHostOptions, checkEndpoint, type DesktopDom, endpointFor } from "./cdp_host.ts";
+import { desktopEntry, type DesktopProduct } from "./desktop_host.ts";
 
 /** The DevTools port Cursor is expected on unless `CONFORMANCE_CURSOR_CDP` says otherwise. */
 export const CURSOR_DEFAULT_PORT = 9223;
@@ -18,49 +16,21 @@ export const CURSOR_DEFAULT_PORT = 9223;
 const START_HINT = `"cursor --remote-debugging-port=${CURSOR_DEFAULT_PORT}"`;
 
 /** Cursor's agent panel, as the driver sees it. */
-export const CURSOR_DOM: DesktopDom = {
+export const CURSOR: DesktopProduct = {
+  id: "cursor",
+  name: "Cursor",
+  summary: `Cursor agent panel attached over CDP; start it with ${START_HINT}`,
+  requiresLive: "drives your running Cursor",
+  capabilities: ["clickTrigger", "conversationContains", "inspectFrame", "readConsole", "resetIsolation"],
+  defaultPort: CURSOR_DEFAULT_PORT,
+  startHint: START_HINT,
+  prompt: (launcher) => `Call the ${launcher} tool from the conformance MCP server now and render its UI.`,
   composer: ['.aislash-editor-input[contenteditable="true"]', '[contenteditable="true"]'],
   sendKey: "Enter",
   approve: ["Run tool", "Run", "Accept", "Allow"],
   transcript: null,
-  commit: [],
   samplingAccept: [],
 };
 
-/** The prompt that makes Cursor's agent call a launcher. */
-export function cursorPrompt(launcher: LauncherName): string {
-  return `Call the ${launcher} tool from the conformance MCP server now and render its UI.`;
-}
-
-/** Cursor attached over CDP. */
-export class CursorHost extends CdpHost {
-  /** A host for the Cursor at `endpoint`. */
-  constructor(options: Partial<Pick<CdpHostOptions, "endpoint" | "paceMs" | "renderTimeoutMs">> = {}) {
-    super({
-      id: "cursor",
-      product: "Cursor",
-      endpoint: options.endpoint ?? endpointFor("cursor", CURSOR_DEFAULT_PORT),
-      startHint: START_HINT,
-      dom: CURSOR_DOM,
-      prompt: cursorPrompt,
-      paceMs: options.paceMs ?? paceFromEnv(),
-      ...(options.renderTimeoutMs ? { renderTimeoutMs: options.renderTimeoutMs } : {}),
-    });
-  }
-}
-
 /** The registry entry. */
-export const CURSOR_HOST: AppsHostEntry = {
-  id: "cursor",
-  kind: "desktop",
-  summary: `Cursor agent panel attached over CDP; start it with ${START_HINT}`,
-  capabilities: ["clickTrigger", "conversationContains", "inspectFrame", "readConsole", "resetIsolation"],
-  requiresLive: "drives your running Cursor",
-  preflight: async () =>
-    paceProblem() ?? await checkEndpoint(endpointFor("cursor", CURSOR_DEFAULT_PORT), {
-      id: "cursor",
-      product: "Cursor",
-      startHint: START_HINT,
-    }),
-  create: () => new CursorHost(),
-};
+export const CURSOR_HOST: AppsHostEntry = desktopEntry(CURSOR);

@@ -7,10 +7,9 @@
  * @module
  */
 import type { AppsHostEntry } from "../../src/host.ts";
-import type { CapabilityResult, LauncherName, ModelToolList } from "../../src/protocol.ts";
+import type { CapabilityResult, ModelToolList } from "../../src/protocol.ts";
 import type { CapabilityContext } from "../../src/runner/host.ts";
-import { paceFromEnv, paceProblem } from "../web/pacing.ts";
-import { CdpHost, type CdpHostOptions, checkEndpoint, type DesktopDom, endpointFor } from "./cdp_host.ts";
+import { desktopEntry, DesktopHost, type DesktopProduct, type DesktopRun } from "./desktop_host.ts";
 
 /** The DevTools port VS Code is expected on unless `CONFORMANCE_VSCODE_CDP` says otherwise. */
 export const VSCODE_DEFAULT_PORT = 9222;
@@ -18,7 +17,24 @@ export const VSCODE_DEFAULT_PORT = 9222;
 const START_HINT = `"code --remote-debugging-port=${VSCODE_DEFAULT_PORT}"`;
 
 /** VS Code's chat view, as the driver sees it. */
-export const VSCODE_DOM: DesktopDom = {
+export const VSCODE: DesktopProduct = {
+  id: "vscode",
+  name: "VS Code",
+  summary: `VS Code chat (Copilot agent mode) attached over CDP; start it with ${START_HINT}`,
+  requiresLive: "drives your running VS Code",
+  capabilities: [
+    "clickTrigger",
+    "confirmDialog",
+    "conversationContains",
+    "readModelToolList",
+    "inspectFrame",
+    "readConsole",
+    "resetIsolation",
+  ],
+  defaultPort: VSCODE_DEFAULT_PORT,
+  startHint: START_HINT,
+  prompt: (launcher) =>
+    `#${launcher} Call the ${launcher} tool of the conformance server now, with no arguments.`,
   composer: [
     ".interactive-input-part .monaco-editor textarea",
     ".chat-input-container .monaco-editor textarea",
@@ -26,7 +42,6 @@ export const VSCODE_DOM: DesktopDom = {
   sendKey: "Enter",
   approve: ["Allow", "Continue"],
   transcript: ".interactive-list .monaco-list-row",
-  commit: [],
   samplingAccept: ["Allow"],
 };
 
@@ -34,30 +49,16 @@ export const VSCODE_DOM: DesktopDom = {
 const TOOL_PICKER_BUTTON = '.interactive-input-part [aria-label^="Configure Tools"]';
 const TOOL_PICKER_ROW = ".quick-input-list .monaco-list-row";
 
-/** The prompt that makes Copilot call a launcher. */
-export function vscodePrompt(launcher: LauncherName): string {
-  return `#${launcher} Call the ${launcher} tool of the conformance server now, with no arguments.`;
-}
-
 /** VS Code attached over CDP; it also reads the model's tool list from the chat's tool picker. */
-export class VsCodeHost extends CdpHost {
+export class VsCodeHost extends DesktopHost {
   /** A host for the VS Code at `endpoint`. */
-  constructor(options: Partial<Pick<CdpHostOptions, "endpoint" | "paceMs" | "renderTimeoutMs">> = {}) {
-    super({
-      id: "vscode",
-      product: "VS Code",
-      endpoint: options.endpoint ?? endpointFor("vscode", VSCODE_DEFAULT_PORT),
-      startHint: START_HINT,
-      dom: VSCODE_DOM,
-      prompt: vscodePrompt,
-      paceMs: options.paceMs ?? paceFromEnv(),
-      ...(options.renderTimeoutMs ? { renderTimeoutMs: options.renderTimeoutMs } : {}),
-    });
+  constructor(run: DesktopRun = {}) {
+    super(VSCODE, run);
   }
 
   /** Opens "Configure Tools…", reads the enabled tools' names, and closes the picker. */
   async readModelToolList(_request: unknown, context: CapabilityContext): Promise<CapabilityResult> {
-    const page = this.appPage();
+    const page = this.page;
     const button = page.locator(TOOL_PICKER_BUTTON).first();
     if (!await button.isVisible().catch(() => false)) {
       return { ok: false, error: `VS Code shows no tool picker button (${TOOL_PICKER_BUTTON})` };
@@ -79,25 +80,4 @@ export class VsCodeHost extends CdpHost {
 }
 
 /** The registry entry. */
-export const VSCODE_HOST: AppsHostEntry = {
-  id: "vscode",
-  kind: "desktop",
-  summary: `VS Code chat (Copilot agent mode) attached over CDP; start it with ${START_HINT}`,
-  capabilities: [
-    "clickTrigger",
-    "confirmDialog",
-    "conversationContains",
-    "readModelToolList",
-    "inspectFrame",
-    "readConsole",
-    "resetIsolation",
-  ],
-  requiresLive: "drives your running VS Code",
-  preflight: async () =>
-    paceProblem() ?? await checkEndpoint(endpointFor("vscode", VSCODE_DEFAULT_PORT), {
-      id: "vscode",
-      product: "VS Code",
-      startHint: START_HINT,
-    }),
-  create: () => new VsCodeHost(),
-};
+export const VSCODE_HOST: AppsHostEntry = desktopEntry(VSCODE, () => new VsCodeHost());

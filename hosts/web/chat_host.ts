@@ -224,26 +224,39 @@ export class ChatHost extends BrowserHost {
   /** Prompts the product to call `launcher` and waits for the new View. */
   async launch(launcher: LauncherName): Promise<SuiteBridge> {
     const page = this.page;
-    for (const frame of page.frames()) this.#seenFrames.add(frame);
+    for (const window of this.windows()) for (const frame of window.frames()) this.#seenFrames.add(frame);
     await this.#dismiss(page);
     await this.startRender(page, launcher);
     let frame: Frame;
     try {
-      frame = await findAppFrame(() => page.context().pages(), {
+      frame = await findAppFrame(() => this.windows(), {
         timeoutMs: (this.#options.renderTimeoutMs ?? 120_000) * this.options.timeoutMultiplier,
         exclude: this.#seenFrames,
         signal: this.options.signal,
       });
     } catch (error) {
-      const help = this.#options.connectorHelp;
       throw new Error(
-        `${error instanceof Error ? error.message : String(error)}${
-          help ? `. Is the conformance server added? ${help}` : ""
-        }`,
+        `${error instanceof Error ? error.message : String(error)}${this.renderHelp(launcher)}`,
       );
     }
     this.bridge = new FrameSuiteBridge(frame);
     return this.bridge;
+  }
+
+  /** The pages a render may show in: the product's tabs. */
+  protected windows(): Page[] {
+    return this.page.context().pages();
+  }
+
+  /** The pages the conversation is read in: the product's page. */
+  protected conversationPages(): Page[] {
+    return [this.page];
+  }
+
+  /** What the error of a render that never showed adds: how to add the conformance server, if known. */
+  protected renderHelp(_launcher: LauncherName): string {
+    const help = this.#options.connectorHelp;
+    return help ? `. Is the conformance server added? ${help}` : "";
   }
 
   /**
@@ -339,7 +352,11 @@ export class ChatHost extends BrowserHost {
     const deadline = Date.now() + request.timeoutMs;
     while (true) {
       await this.#pacer.step(context.signal);
-      const hit = await findConversationText([this.page], request.marker, this.#options.dom.transcript);
+      const hit = await findConversationText(
+        this.conversationPages(),
+        request.marker,
+        this.#options.dom.transcript,
+      );
       if (hit !== null) {
         return { ok: true, value: { found: true, text: hit.text } satisfies ConversationMatch };
       }

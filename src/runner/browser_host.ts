@@ -51,6 +51,8 @@ export abstract class BrowserHost implements Host {
   #page: Page | null = null;
   #options: HostSetupOptions | null = null;
   #console: string[] = [];
+  /** The pages whose console is recorded. */
+  #recorded = new WeakSet<Page>();
   /** The bridge to the View rendered last; subclasses set it in `launch`. */
   protected bridge: FrameSuiteBridge | null = null;
 
@@ -86,6 +88,14 @@ export abstract class BrowserHost implements Host {
     return this.#console;
   }
 
+  /** Records the console lines and page errors of `page` (once per page): the host page's, and others'. */
+  protected recordConsole(page: Page): void {
+    if (this.#recorded.has(page)) return;
+    this.#recorded.add(page);
+    page.on("console", (message) => this.#console.push(`${message.type()}: ${message.text()}`));
+    page.on("pageerror", (error) => this.#console.push(`pageerror: ${error.message}`));
+  }
+
   /** Adds a line to the console record: what the host did about the page (a browser dialog it dismissed). */
   protected noteConsole(line: string): void {
     this.#console.push(line);
@@ -106,8 +116,7 @@ export abstract class BrowserHost implements Host {
         await this.#context.tracing.start({ screenshots: true, snapshots: true });
       }
       this.#page = this.#launched.page ?? await this.#context.newPage();
-      this.#page.on("console", (message) => this.#console.push(`${message.type()}: ${message.text()}`));
-      this.#page.on("pageerror", (error) => this.#console.push(`pageerror: ${error.message}`));
+      this.recordConsole(this.#page);
       await this.open(this.#page);
     } catch (error) {
       await this.teardown();
