@@ -1,7 +1,8 @@
 /**
- * The layers of docs/architecture.md, checked on the real import graph of every module (`deno info --json`,
+ * The layers of docs/architecture.md, checked on the real import graph of every module (`deno info --json`:
  * value, type and dynamic imports): which folder may import which ({@linkcode DEPS}), no import cycle among
- * the repository's modules, and no `Deno` API in what is bundled for the browser ({@linkcode BROWSER_BUNDLES}).
+ * the repository's modules, and no `Deno` API in what is bundled for the browser
+ * ({@linkcode BROWSER_BUNDLES}).
  *
  * @module
  */
@@ -12,6 +13,12 @@ import { ASSETS } from "../tools/build_assets.ts";
 /** Repository-relative module path → the repository modules it imports. */
 type Graph = ReadonlyMap<string, readonly string[]>;
 
+/** The import graph and which of its edges are type-only (`import type`), as `module -> target`. */
+interface ModuleGraph {
+  readonly imports: Graph;
+  readonly typeOnly: ReadonlySet<string>;
+}
+
 const ROOT = new URL("../", import.meta.url);
 
 /** Modules below every layer that any module may import: error classes, the bounded reader, time. */
@@ -20,7 +27,8 @@ const LEAVES = ["src/errors.ts", "src/read_bounded.ts", "src/time.ts"];
 /**
  * Which module may import which, in the manner of Playwright's `DEPS.list`. A key is a folder (ending in
  * `/`) or one module; a module follows the rule of the longest key that covers it; the rule lists the folders
- * and modules it may import (`*`: anything). Every module must be covered by a key.
+ * and modules it may import (`*`: anything; `type:` before one: only with `import type`). Every module
+ * must be covered by a key.
  */
 const DEPS: Readonly<Record<string, readonly string[]>> = {
   // Contracts: the capability protocol, the outcome model, the shapes of a host entry and a suite driver.
@@ -28,9 +36,9 @@ const DEPS: Readonly<Record<string, readonly string[]>> = {
   "src/outcome.ts": [],
   "src/fixtures.ts": ["src/protocol.ts"],
   "src/suite.ts": ["src/host.ts", "src/outcome.ts"],
-  // A host entry names the two interfaces the engine drives a host through (type-only imports); they are
-  // declared beside the engine parts that drive them, which know nothing of any concrete host.
-  "src/host.ts": ["src/exec/host_runner.ts", "src/runner/host.ts"],
+  // A host entry names the two interfaces the engine drives a host through; they are declared beside the
+  // engine parts that drive them (which know nothing of any concrete host), so only their types come up.
+  "src/host.ts": ["type:src/exec/host_runner.ts", "type:src/runner/host.ts"],
   // Leaves.
   "src/errors.ts": [],
   "src/read_bounded.ts": ["src/errors.ts"],
@@ -88,7 +96,7 @@ const BROWSER_BUNDLES: Readonly<Record<string, readonly string[]>> = {
 const MODULE = /\.(ts|tsx|mts|js|mjs)$/;
 const SKIPPED_DIRS = new Set(["node_modules", "dist"]);
 
-/** Every module file under `root` (repository-relative), outside hidden folders, `node_modules` and `dist`. */
+/** Every module file under `root` (repository-relative) outside hidden folders, `node_modules` and `dist`. */
 async function moduleFiles(root: URL, dir = ""): Promise<string[]> {
   const files: string[] = [];
   for await (const entry of Deno.readDir(new URL(dir || ".", root))) {
@@ -111,7 +119,7 @@ interface DenoInfo {
  * The import graph of every module under `root`, from one `deno info --json` of a scratch module importing
  * them all (with `root`'s `deno.json`). Fails the test when a module is missing from the graph.
  */
-async function importGraph(root: URL): Promise<Graph> {
+async function importGraph(root: URL): Promise<ModuleGraph> {
   const files = await moduleFiles(root);
   const scratch = await Deno.makeTempDir({ prefix: "layers-" });
   try {
@@ -131,17 +139,22 @@ async function importGraph(root: URL): Promise<Graph> {
     assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
     const info = JSON.parse(new TextDecoder().decode(output.stdout)) as DenoInfo;
     const local = (specifier: string | undefined) => specifier?.startsWith(root.href) ?? false;
+    const relative = (href: string) => href.slice(root.href.length);
     const graph = new Map<string, string[]>();
+    const typeOnly = new Set<string>();
     for (const module of info.modules.filter((module) => local(module.specifier))) {
-      const dependencies = module.dependencies ?? [];
-      const targets = dependencies.flatMap((dep) => [dep.code?.specifier, dep.type?.specifier]);
-      const imports = [...new Set(targets.filter(local) as string[])].map((href) =>
-        href.slice(root.href.length)
-      );
-      graph.set(module.specifier.slice(root.href.length), imports.sort());
+      const name = relative(module.specifier);
+      const imports = new Set<string>();
+      for (const dep of module.dependencies ?? []) {
+        const code = dep.code?.specifier, type = dep.type?.specifier;
+        if (local(code)) imports.add(relative(code!));
+        if (local(type)) imports.add(relative(type!));
+        if (local(type) && !local(code)) typeOnly.add(`${name} -> ${relative(type!)}`);
+      }
+      graph.set(name, [...imports].sort());
     }
     assert.deepEqual(files.filter((file) => !graph.has(file)), [], "modules missing from the import graph");
-    return graph;
+    return { imports: graph, typeOnly };
   } finally {
     await Deno.remove(scratch, { recursive: true });
   }
@@ -156,15 +169,21 @@ function ruleOf(deps: Readonly<Record<string, readonly string[]>>, module: strin
   return Object.keys(deps).filter((key) => covers(key, module)).sort((a, b) => b.length - a.length)[0];
 }
 
+/** Whether the rule entry `allowed` lets `module` import `target` (a `type:` entry: only as a type). */
+function admits(graph: ModuleGraph, allowed: string, module: string, target: string): boolean {
+  if (!allowed.startsWith("type:")) return covers(allowed, target);
+  return covers(allowed.slice("type:".length), target) && graph.typeOnly.has(`${module} -> ${target}`);
+}
+
 /** Every import the table does not allow, as `module -> target`, and every module no rule covers. */
-function forbiddenImports(graph: Graph, deps = DEPS): string[] {
-  return [...graph].flatMap(([module, imports]) => {
+function forbiddenImports(graph: ModuleGraph, deps = DEPS): string[] {
+  return [...graph.imports].flatMap(([module, imports]) => {
     const key = ruleOf(deps, module);
     if (key === undefined) return [`${module}: no rule in DEPS covers it`];
     const allowed = deps[key] ?? [];
-    return imports.filter((target) => !allowed.some((a) => covers(a, target))).map((target) =>
-      `${module} -> ${target} (rule "${key}")`
-    );
+    return imports.filter((target) => !allowed.some((entry) => admits(graph, entry, module, target))).map((
+      target,
+    ) => `${module} -> ${target} (rule "${key}")`);
   });
 }
 
@@ -259,16 +278,17 @@ function usesDeno(code: string): boolean {
 }
 
 Deno.test("every module imports only what the layer table allows, and no modules import each other in a cycle", async () => {
-  const graph = await importGraph(ROOT);
+  const modules = await importGraph(ROOT);
+  const graph = modules.imports;
   assert.ok(
     graph.has("src/exec/executor.ts") && graph.has("cli/mod.ts") && graph.has("hosts/web/mcp_ui/page.tsx"),
   );
-  assert.deepEqual(forbiddenImports(graph), []);
+  assert.deepEqual(forbiddenImports(modules), []);
   assert.deepEqual(importCycles(graph), []);
 });
 
 Deno.test("the browser bundles reach only the protocol, the fixture names and the leaves, and use no Deno API", async () => {
-  const graph = await importGraph(ROOT);
+  const graph = (await importGraph(ROOT)).imports;
   assert.equal(
     ASSETS.length,
     Object.keys(BROWSER_BUNDLES).length,
@@ -287,18 +307,28 @@ Deno.test("the browser bundles reach only the protocol, the fixture names and th
 });
 
 Deno.test("the checks report a planted upward import, a planted cycle and a Deno use in a browser module", async () => {
-  const graph = await importGraph(ROOT);
+  const modules = await importGraph(ROOT);
+  const graph = modules.imports;
   const planted = (module: string, target: string) =>
     new Map([...graph, [module, [...graph.get(module) ?? [], target]]]);
+  const withTypeOnly = (imports: Graph) => ({ imports, typeOnly: modules.typeOnly });
   const upward = planted("src/normalize/events.ts", "cli/run.ts");
-  assert.deepEqual(forbiddenImports(upward), [
+  assert.deepEqual(forbiddenImports(withTypeOnly(upward)), [
     'src/normalize/events.ts -> cli/run.ts (rule "src/normalize/")',
   ]);
   const cycles = importCycles(upward);
   assert.equal(cycles.length, 1, cycles.join("\n"));
   assert.match(cycles[0]!, /^(\S+) -> .*src\/normalize\/events\.ts -> cli\/run\.ts -> .*\1$/);
+  const valueImport = {
+    imports: graph,
+    typeOnly: new Set([...modules.typeOnly].filter((e) => !e.startsWith("src/host.ts"))),
+  };
+  assert.deepEqual(forbiddenImports(valueImport), [
+    'src/host.ts -> src/exec/host_runner.ts (rule "src/host.ts")',
+    'src/host.ts -> src/runner/host.ts (rule "src/host.ts")',
+  ]);
   const cycle = planted("src/suggest.ts", "src/config.ts");
-  assert.deepEqual(forbiddenImports(cycle), []);
+  assert.deepEqual(forbiddenImports(withTypeOnly(cycle)), []);
   const plantedCycles = importCycles(cycle);
   assert.equal(plantedCycles.length, 1, plantedCycles.join("\n"));
   assert.match(plantedCycles[0]!, /^src\/config\.ts -> .*src\/suggest\.ts -> src\/config\.ts$/);
@@ -330,11 +360,12 @@ Deno.test("the import graph of real files catches a planted upward import and it
       'import type { events } from "../src/normalize/events.ts";\nexport const run = 1;\n' +
         "export type Events = typeof events;\n",
     );
-    const graph = await importGraph(new URL(`file://${root}/`));
-    assert.deepEqual(forbiddenImports(graph), [
+    const modules = await importGraph(new URL(`file://${root}/`));
+    assert.deepEqual(forbiddenImports(modules), [
       'src/normalize/events.ts -> cli/run.ts (rule "src/normalize/")',
     ]);
-    assert.deepEqual(importCycles(graph), ["cli/run.ts -> src/normalize/events.ts -> cli/run.ts"]);
+    assert.deepEqual(modules.typeOnly, new Set(["cli/run.ts -> src/normalize/events.ts"]));
+    assert.deepEqual(importCycles(modules.imports), ["cli/run.ts -> src/normalize/events.ts -> cli/run.ts"]);
   } finally {
     await Deno.remove(root, { recursive: true });
   }
