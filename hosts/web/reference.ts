@@ -22,7 +22,7 @@ import { findSuiteFrame, FrameSuiteBridge } from "../../src/runner/suite_bridge.
 import { LoopbackPageHost } from "./loopback_page_host.ts";
 import { DIALOG_ACCEPT_TEST_IDS } from "./reference/page_dialogs.ts";
 import type { ReferenceListeners } from "./reference/listeners.ts";
-import { VARIANTS } from "./reference/variants.ts";
+import { type VariantName, VARIANTS } from "./reference/variants.ts";
 
 /** The longest a theme switch in `resetIsolation` gets to reach the View (it ends once the View shows it). */
 const THEME_SETTLE_MS = 5_000;
@@ -39,7 +39,7 @@ export interface ReferenceHostOptions {
 /** The local reference host, conformant unless a variant is named. */
 export class ReferenceHost extends LoopbackPageHost<ReferenceListeners> {
   readonly id: string;
-  readonly #variant: string | null;
+  readonly #variant: VariantName | null;
   readonly #options: ReferenceHostOptions;
   #seenFrames = new Set<Frame>();
   /** The second host page of `launchAside`, opened on first use. */
@@ -47,7 +47,7 @@ export class ReferenceHost extends LoopbackPageHost<ReferenceListeners> {
   #asideFrames = new Set<Frame>();
 
   /** A host for `variant` (`null`: the conformant reference). */
-  constructor(variant: string | null = null, options: ReferenceHostOptions = {}) {
+  constructor(variant: VariantName | null = null, options: ReferenceHostOptions = {}) {
     super();
     this.#variant = variant;
     this.#options = options;

@@ -8,6 +8,7 @@
  * @module
  */
 import type { DeclaredCsp } from "../../../src/fixtures.ts";
+import type { VariantName } from "./variants.ts";
 
 /** How a broken variant bends the policy; all `false` for the conformant host. */
 export interface CspFlaws {
@@ -26,7 +27,7 @@ export interface CspFlaws {
 }
 
 /** The policy flaws of a broken variant (none for the conformant host or unrelated variants). */
-export function cspFlawsOf(variant: string | null): CspFlaws {
+export function cspFlawsOf(variant: VariantName | null): CspFlaws {
   return {
     loose: variant === "loose-csp",
     unsanitized: variant === "csp-unsanitized",

@@ -19,6 +19,7 @@ import type { LauncherName } from "../../../src/protocol.ts";
 import { buildCsp, cspFlawsOf } from "./csp.ts";
 import { INNER_SANDBOX, OPAQUE_VIEW_VARIANTS } from "./sandbox_page.ts";
 import { HOST_CONFIG_ELEMENT_ID, type HostPageConfig, type ReferenceHostApi } from "./page_state.ts";
+import type { VariantName } from "./variants.ts";
 import {
   installBridgeHandlers,
   type Mounted,
@@ -30,11 +31,11 @@ import {
 const config = JSON.parse(
   document.getElementById(HOST_CONFIG_ELEMENT_ID)?.textContent ?? "{}",
 ) as HostPageConfig;
-const broken = (name: string) => config.variant === name;
+const broken = (name: VariantName) => config.variant === name;
 const HOST_INFO = { name: "conformance-reference-host", version: "1.0.0" };
 const ESCAPE_TOKENS = " allow-top-navigation allow-popups-to-escape-sandbox";
 /** `null`: the proxy frame carries no sandbox attribute (the MCP Inspector's layout; the View's frame has one). */
-const OUTER_SANDBOX = OPAQUE_VIEW_VARIANTS.includes(config.variant ?? "")
+const OUTER_SANDBOX = config.variant !== null && OPAQUE_VIEW_VARIANTS.includes(config.variant)
   ? null
   : "allow-scripts allow-same-origin allow-forms" + (broken("dangerous-sandbox") ? ESCAPE_TOKENS : "");
 const MAX_HEIGHT = 2000;

@@ -15,6 +15,7 @@ import { sandboxProxyHtml } from "./sandbox_page.ts";
 import { hostPageHtml, hostPageScript } from "./bundle.ts";
 import { cacheResourcesFromEarlierServer } from "./resource_cache.ts";
 import type { HostPageConfig } from "./page_state.ts";
+import { type VariantName, variantNamed } from "./variants.ts";
 
 /** Everything one reference host run listens on. */
 export interface ReferenceListeners extends AsyncDisposable {
@@ -30,7 +31,7 @@ export interface ReferenceListeners extends AsyncDisposable {
 /** What to start. */
 export interface ReferenceListenerOptions {
   readonly appHtml: () => string | Promise<string>;
-  readonly variant: string | null;
+  readonly variant: VariantName | null;
   /**
    * Declare a control origin nothing listens on (a closed loopback port), as a dead network would leave it:
    * the CSP tests' positive controls cannot load, which must read as "not testable", never as the host's FAIL.
@@ -52,7 +53,7 @@ function sandboxResponse(request: Request): Response {
   } catch {
     return new Response(`Invalid csp parameter "${raw}"`, { status: 400 });
   }
-  const variant = url.searchParams.get("variant");
+  const variant = variantNamed(url.searchParams.get("variant"));
   const headers = new Headers({ "content-type": "text/html; charset=utf-8", "cache-control": "no-store" });
   if (variant !== "no-csp") headers.set("content-security-policy", buildCsp(declared, cspFlawsOf(variant)));
   return new Response(sandboxProxyHtml(), { headers });

@@ -15,6 +15,7 @@ import type { CallToolResult, Client, Tool } from "@modelcontextprotocol/client"
 import type { LauncherName } from "../../../src/protocol.ts";
 import { confirmWithDialog, safeFileName } from "./page_dialogs.ts";
 import type { ReferenceHostApi } from "./page_state.ts";
+import type { VariantName } from "./variants.ts";
 
 /** One rendered View. */
 export interface Mounted {
@@ -32,7 +33,7 @@ export interface Mounted {
 /** What the handlers need from the page. */
 export interface HandlerDeps {
   readonly api: ReferenceHostApi;
-  readonly broken: (name: string) => boolean;
+  readonly broken: (name: VariantName) => boolean;
   readonly note: (method: string, params?: unknown) => void;
   readonly main: () => { client: Client; tools: Tool[] } | null;
   readonly second: () => { client: Client; tools: Tool[] } | null;

@@ -6,6 +6,7 @@
  * @module
  */
 import type { LauncherName } from "../../../src/protocol.ts";
+import type { VariantName } from "./variants.ts";
 
 /** The configuration the host page is served with (an inline JSON element). */
 export interface HostPageConfig {
@@ -14,7 +15,7 @@ export interface HostPageConfig {
   /** The sandbox proxy page, on a distinct origin (`localhost` vs the page's `127.0.0.1`). */
   readonly sandboxUrl: string;
   /** The broken variant's switch, or `null` for the conformant host. */
-  readonly variant: string | null;
+  readonly variant: VariantName | null;
 }
 
 /** The `id` of the config element. */

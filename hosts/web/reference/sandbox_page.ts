@@ -8,6 +8,7 @@
  *
  * @module
  */
+import type { VariantName } from "./variants.ts";
 
 /**
  * How long the `log-breaks-channel` proxy ignores the View after relaying a log line: far longer than the gap
@@ -25,7 +26,7 @@ export const INNER_SANDBOX = "allow-scripts allow-same-origin allow-forms";
 export const OPAQUE_INNER_SANDBOX = "allow-scripts allow-forms";
 
 /** The variants whose proxy renders the View in an opaque-origin frame. */
-export const OPAQUE_VIEW_VARIANTS: readonly string[] = ["opaque-view", "same-origin-proxy-opaque-view"];
+export const OPAQUE_VIEW_VARIANTS: readonly VariantName[] = ["opaque-view", "same-origin-proxy-opaque-view"];
 
 const PROXY_SCRIPT = `
 (() => {

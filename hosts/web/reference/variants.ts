@@ -8,9 +8,9 @@
  */
 
 /** One broken behaviour. */
-export interface Variant {
+export interface Variant<Name extends string = string> {
   /** The registry id is `reference:<name>`. */
-  readonly name: string;
+  readonly name: Name;
   /** The catalogue area whose obligation it breaks. */
   readonly area: string;
   /** What the variant does wrong, for `conformance list hosts`. */
@@ -24,8 +24,8 @@ export interface Variant {
   readonly passes?: readonly string[];
 }
 
-/** Every variant, by catalogue area. */
-export const VARIANTS: readonly Variant[] = [
+/** The table as written; its names are {@linkcode VariantName}. */
+const TABLE = [
   {
     name: "input-before-initialized",
     area: "lifecycle",
@@ -437,9 +437,15 @@ export const VARIANTS: readonly Variant[] = [
     summary: "renders the View in one srcdoc frame on the host page (CSP in a <meta>), with no sandbox proxy",
     fails: ["security/sandbox-isolation"],
   },
-];
+] as const satisfies readonly Variant[];
 
-/** The variant called `name`, or `undefined`. */
-export function variantNamed(name: string): Variant | undefined {
-  return VARIANTS.find((variant) => variant.name === name);
+/** The name of a variant: the host page, the sandbox proxy and the listeners switch on these, never on other strings. */
+export type VariantName = (typeof TABLE)[number]["name"];
+
+/** Every variant, by catalogue area. */
+export const VARIANTS: readonly Variant<VariantName>[] = TABLE;
+
+/** The variant a request names (the sandbox proxy's `?variant=`), or `null` for none or an unknown name. */
+export function variantNamed(raw: string | null): VariantName | null {
+  return VARIANTS.find((variant) => variant.name === raw)?.name ?? null;
 }

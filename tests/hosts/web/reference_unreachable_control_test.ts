@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { REFERENCE_HOST, REFERENCE_VARIANT_HOSTS, ReferenceHost } from "../../../hosts/web/reference.ts";
 import type { AppsHostEntry } from "../../../src/host.ts";
+import type { VariantName } from "../../../hosts/web/reference/variants.ts";
 import type { Outcome } from "../../../src/outcome.ts";
 import { headlessSettings } from "../../_settings.ts";
 import { byCatalogueId, runApps } from "./_apps_run.ts";
@@ -36,7 +37,7 @@ async function run(entry: AppsHostEntry, ids: readonly string[]): Promise<Map<st
   return byCatalogueId(await runApps(entry, { only, settings: headlessSettings({ timeoutMultiplier: 2 }) }));
 }
 
-function unreachable(entry: AppsHostEntry, variant: string | null): AppsHostEntry {
+function unreachable(entry: AppsHostEntry, variant: VariantName | null): AppsHostEntry {
   return { ...entry, create: () => new ReferenceHost(variant, { unreachableDeclaredControl: true }) };
 }
 
