@@ -11,7 +11,7 @@ import type { Browser, Page } from "playwright-core";
 import type { AppsHostEntry } from "../../src/host.ts";
 import { type CapabilityResult, type LauncherName, RESET_INLINE_TEST_ID } from "../../src/protocol.ts";
 import type { BrowserSession } from "../../src/runner/browser_host.ts";
-import type { CapabilityContext, HostSetupOptions } from "../../src/runner/host.ts";
+import type { CapabilityContext, HostSetupOptions, RequestOf } from "../../src/runner/host.ts";
 import { loadPlaywright } from "../../src/runner/playwright.ts";
 import { clickByLabel } from "../web/app_frames.ts";
 import { type ChatDom, ChatHost } from "../web/chat_host.ts";
@@ -200,12 +200,15 @@ export class DesktopHost extends ChatHost {
   }
 
   /** Links open in the OS browser, outside the app: whether one opened cannot be told. */
-  override checkLinkOpen(): Promise<CapabilityResult> {
+  override checkLinkOpen(
+    _request: RequestOf<"checkLinkOpen">,
+    _context: CapabilityContext,
+  ): Promise<CapabilityResult> {
     return Promise.resolve({ ok: false, unsupported: true });
   }
 
   /** The app's theme is the user's setting, and the OS scheme is not the host's to emulate. */
-  override toggleTheme(): Promise<CapabilityResult> {
+  override toggleTheme(_request: RequestOf<"toggleTheme">): Promise<CapabilityResult> {
     return Promise.resolve({ ok: false, unsupported: true });
   }
 

@@ -14,6 +14,8 @@ import { groupAlive } from "../../../src/exec/process_group.ts";
 import { loadPlaywright } from "../../../src/runner/playwright.ts";
 import { Runner } from "../../../src/runner/runner.ts";
 import { VSCODE_HOST } from "../../../hosts/desktop/vscode.ts";
+import type { ConsoleMatch, ConversationMatch } from "../../../src/protocol.ts";
+import type { BrowserContext } from "playwright-core";
 
 const TESTS = [
   "lifecycle/initialize-result",
@@ -70,6 +72,7 @@ Deno.test({
       const frame = await host.inspectFrame();
       assert.equal(frame.ok, true);
       assert.match(String((frame.value as { firstSandbox: string }).firstSandbox), /allow-scripts/);
+      await everyWindowIsTheUsers(host, user.contexts()[0]!);
     } finally {
       await host.teardown();
     }
@@ -86,6 +89,39 @@ Deno.test({
     "no process outside the group uses its profile",
   );
 });
+
+/**
+ * A window the user opens after the host attached is the app's too: its console and its conversation are read,
+ * and resetting between tests leaves it open. Links and the theme are not the host's to drive in a desktop app.
+ */
+async function everyWindowIsTheUsers(host: VsCodeHost, app: BrowserContext): Promise<void> {
+  const context = { signal: new AbortController().signal, timeoutMs: 5_000 };
+  const second = await app.newPage();
+  await second.setContent("<p>turn: second-window-marker</p>");
+  await second.evaluate(() => console.log("logged in the second window"));
+  const logged = await host.readConsole(
+    { kind: "readConsole", pattern: "logged in the second window", timeoutMs: 5_000 },
+    context,
+  );
+  assert.equal((logged.value as ConsoleMatch).matched, true, "the console of a later window is read");
+  const said = await host.conversationContains(
+    { kind: "conversationContains", marker: "second-window-marker", timeoutMs: 5_000 },
+    context,
+  );
+  assert.equal((said.value as ConversationMatch).found, true, "the conversation is read in every window");
+  assert.deepEqual(await host.resetIsolation({}, context), { ok: true });
+  assert.equal(second.isClosed(), false, "resetting between tests closes none of the app's windows");
+  assert.deepEqual(
+    await host.checkLinkOpen({ kind: "checkLinkOpen", url: "https://example.com/" }, context),
+    { ok: false, unsupported: true },
+    "a desktop app opens links in the OS browser",
+  );
+  assert.deepEqual(
+    await host.toggleTheme({ kind: "toggleTheme", to: "dark" }),
+    { ok: false, unsupported: true },
+    "the app's theme is the user's",
+  );
+}
 
 /** Command lines that mention `text` (a daemon that left the group would still name its profile). */
 async function processesNaming(text: string): Promise<string[]> {
