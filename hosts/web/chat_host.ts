@@ -2,9 +2,10 @@
  * {@linkcode ChatHost}: a web chat product driven like a person would: a prompt typed into its composer makes
  * the model call a launcher, the app renders somewhere in the page, and the host's own surface (dialogs,
  * conversation, theme setting) is read and clicked through the DOM. What one product looks like is a
- * {@linkcode ChatDom}; ChatGPT, Claude and Mistral give theirs in code, a YAML `hosts:` entry gives one
- * without. Real products run headful on a persistent profile (see `profile.ts`), with pacing between
- * interactions.
+ * {@linkcode ChatDom}; ChatGPT, Claude and Mistral give theirs in a `ChatProduct` record (`chat_product.ts`),
+ * a YAML `hosts:` entry gives one in YAML. Real products run headful on a persistent profile (see `profile.ts`),
+ * with pacing between interactions. A desktop app is a chat host too, attached over CDP
+ * (`hosts/desktop/desktop_host.ts`).
  *
  * @module
  */
