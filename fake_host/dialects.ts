@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Directive, FakeDialect } from "./script.ts";
+import type { Directive } from "./script.ts";
 
 type Of<V extends Directive["verb"]> = Extract<Directive, { verb: V }>;
 
@@ -23,6 +23,11 @@ export interface DialectWriter {
   result(directive: Of<"result">): Emission;
   /** One valid line of about `bytes` bytes that the dialect's normaliser ignores (for `flood`). */
   padding(bytes: number): string;
+  /**
+   * The blocking-JSON document made of the held lines (`--output-format json`); default the final object
+   * alone, as claude prints it.
+   */
+  blockingDocument?(held: readonly string[]): string;
 }
 
 const out = (...lines: unknown[]): Emission => ({
@@ -89,6 +94,8 @@ const qwen: DialectWriter = {
       ...(d.error === undefined ? {} : { error: { message: d.error } }),
       ...(d.structured === undefined ? {} : { structured_result: d.structured }),
     }),
+  // qwen's blocking JSON is one array of every message.
+  blockingDocument: (held) => `[${held.join(",")}]`,
 };
 
 const codex: DialectWriter = {
@@ -267,8 +274,12 @@ const kimi: DialectWriter = {
   padding: (bytes) => pad('{"role":"meta","type":"turn.step.progress","pad":"', bytes, '"}'),
 };
 
-/** The writer of every dialect. */
-export const DIALECT_WRITERS: Readonly<Record<FakeDialect, DialectWriter>> = {
+/**
+ * The writer of every dialect the fake host speaks: one per dialect of the normalisers (src/normalize/mod.ts).
+ * The fake host imports nothing outside fake_host/, so tests/normalize/dialect_names_test.ts holds the two
+ * together: it does not type-check while a normaliser has no writer here, and fails when the lists differ.
+ */
+export const DIALECT_WRITERS = {
   claude,
   codex,
   gemini,
@@ -276,7 +287,10 @@ export const DIALECT_WRITERS: Readonly<Record<FakeDialect, DialectWriter>> = {
   pi,
   kimi,
   qwen,
-};
+} as const satisfies Readonly<Record<string, DialectWriter>>;
+
+/** A dialect the fake host speaks. */
+export type FakeDialect = keyof typeof DIALECT_WRITERS;
 
 /** The `turn_completed` directive's line: the codex-style usage terminal, the same in every dialect. */
 export function turnCompletedLine(directive: Of<"turn_completed">): string {

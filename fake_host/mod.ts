@@ -149,8 +149,8 @@ async function play(script: FakeScript, outputFormat: FakeArgs["outputFormat"]):
 
 function flushHeld(held: string[], dialect: FakeScript["dialect"]): void {
   if (held.length === 0) return;
-  // qwen's blocking JSON is one array of every message; the others print the final object alone.
-  const document = dialect === "qwen" ? `[${held.join(",")}]` : held.at(-1) ?? "";
+  const writer = DIALECT_WRITERS[dialect];
+  const document = writer.blockingDocument ? writer.blockingDocument(held) : held.at(-1) ?? "";
   held.length = 0;
   writeLines(Deno.stdout, [document]);
 }

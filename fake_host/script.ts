@@ -7,11 +7,12 @@
  * @module
  */
 
-/** Wire shapes the fake can speak. */
-export const FAKE_DIALECTS = ["claude", "codex", "gemini", "opencode", "pi", "kimi", "qwen"] as const;
+import { DIALECT_WRITERS, type FakeDialect } from "./dialects.ts";
 
-/** One of {@linkcode FAKE_DIALECTS}. */
-export type FakeDialect = typeof FAKE_DIALECTS[number];
+export type { FakeDialect };
+
+/** Wire shapes the fake can speak: one per writer of fake_host/dialects.ts, as many as the normalisers. */
+export const FAKE_DIALECTS: readonly FakeDialect[] = Object.keys(DIALECT_WRITERS) as FakeDialect[];
 
 /** One parsed directive. `line` is its 1-based line number within the whole prompt. */
 export type Directive =

@@ -1,7 +1,6 @@
 /**
- * The blocking-JSON golden path: one document on stdout, not a line stream.
- * claude prints one `result` object, gemini one pretty-printed `{session_id, response, stats, error?}` object,
- * qwen one JSON array of its stream messages whose `result` element is the outcome.
+ * The blocking-JSON golden path: one document on stdout, not a line stream. claude prints one `result` object
+ * (read here); a dialect with another shape reads it in its own normaliser file (gemini.ts, qwen.ts).
  *
  * @module
  */
@@ -20,17 +19,25 @@ export interface BlockingResult {
 }
 
 /**
- * Reads a blocking call's stdout. Throws `SyntaxError` when stdout is not one JSON document of the dialect's
- * shape, quoting the start of what was printed.
+ * How a dialect reads its blocking document (stdout parsed as JSON). Throws `SyntaxError` when the document is
+ * not of the dialect's shape. Each normaliser file carries its own; {@linkcode readResultObject} is claude's,
+ * and the default for a dialect with none.
+ */
+export type BlockingReader = (document: unknown, stdout: string) => BlockingResult;
+
+/**
+ * Reads a blocking call's stdout with a dialect's reader (`parseBlockingJson` in src/normalize/mod.ts picks it
+ * by dialect name). Throws `SyntaxError` when stdout is not one JSON document of the reader's shape, quoting
+ * the start of what was printed.
  *
  * @example
  * ```ts
- * import { parseBlockingJson } from "./blocking_json.ts";
- * parseBlockingJson("claude", '{"type":"result","is_error":false,"result":"OK"}');
+ * import { readBlockingJson } from "./blocking_json.ts";
+ * readBlockingJson('{"type":"result","is_error":false,"result":"OK"}');
  * // { status: "success", result: "OK" }
  * ```
  */
-export function parseBlockingJson(dialect: string, stdout: string): BlockingResult {
+export function readBlockingJson(stdout: string, reader: BlockingReader = readResultObject): BlockingResult {
   let document: unknown;
   try {
     document = JSON.parse(stdout);
@@ -40,35 +47,28 @@ export function parseBlockingJson(dialect: string, stdout: string): BlockingResu
         JSON.stringify(stdout.slice(0, 200)),
     );
   }
-  if (dialect === "qwen" && Array.isArray(document)) {
-    const result = document.filter(isObject).findLast((item) => item.type === "result");
-    if (!result) throw new SyntaxError("qwen's JSON array has no result element");
-    return fromResult(
-      result,
-      isObject(result.error) ? str(result.error.message) : str(result.error),
-      result.structured_result,
-    );
-  }
+  return reader(document, stdout);
+}
+
+/** `document` as an object, or a `SyntaxError` quoting the start of `stdout`. */
+export function documentObject(document: unknown, stdout: string): Json {
   if (!isObject(document)) {
     throw new SyntaxError(`stdout is JSON but not an object: ${JSON.stringify(stdout.slice(0, 200))}`);
   }
-  if (dialect === "gemini") {
-    const error = isObject(document.error) ? document.error : undefined;
-    return error
-      ? { status: "error", reason: str(error.message) ?? "error" }
-      : withDefined({ status: "success", result: str(document.response) });
-  }
-  if (document.type !== "result") {
-    throw new SyntaxError(`expected a "result" object, got type ${JSON.stringify(document.type)}`);
-  }
-  return fromResult(
-    document,
-    str(document.terminal_reason) ?? str(document.error),
-    document.structured_output,
-  );
+  return document;
 }
 
-function fromResult(result: Json, reason: string | undefined, structured: unknown): BlockingResult {
+/** claude's blocking document: one `result` object. */
+export const readResultObject: BlockingReader = (document, stdout) => {
+  const result = documentObject(document, stdout);
+  if (result.type !== "result") {
+    throw new SyntaxError(`expected a "result" object, got type ${JSON.stringify(result.type)}`);
+  }
+  return resultFields(result, str(result.terminal_reason) ?? str(result.error), result.structured_output);
+};
+
+/** The outcome of a claude-shaped `result` object (`subtype`, `is_error`, `result`). */
+export function resultFields(result: Json, reason: string | undefined, structured: unknown): BlockingResult {
   const subtype = str(result.subtype) ?? "";
   const status: TerminalStatus = subtype === "error_max_turns"
     ? "max_turns"
@@ -83,7 +83,8 @@ function fromResult(result: Json, reason: string | undefined, structured: unknow
   });
 }
 
-function withDefined(value: Record<string, unknown>): BlockingResult {
+/** `value` without its undefined fields. */
+export function withDefined(value: Record<string, unknown>): BlockingResult {
   return Object.fromEntries(
     Object.entries(value).filter(([, v]) => v !== undefined),
   ) as unknown as BlockingResult;

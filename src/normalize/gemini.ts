@@ -8,6 +8,16 @@
  */
 import type { DraftEvent, Normalizer, NormalizerFactory, TerminalStatus } from "./events.ts";
 import { event, isObject, type Json, notJson, num, parseObject, str, unknownKind } from "./_json.ts";
+import { type BlockingReader, documentObject, withDefined } from "./blocking_json.ts";
+
+/** gemini's blocking document: one pretty-printed `{session_id, response, stats, error?}` object. */
+export const readGeminiBlocking: BlockingReader = (document, stdout) => {
+  const result = documentObject(document, stdout);
+  const error = isObject(result.error) ? result.error : undefined;
+  return error
+    ? { status: "error", reason: str(error.message) ?? "error" }
+    : withDefined({ status: "success", result: str(result.response) });
+};
 
 /**
  * Makes a gemini normaliser.

@@ -1,7 +1,9 @@
 /**
- * Normaliser lookup: dialect id → {@linkcode NormalizerFactory}. A host runner names its dialect; the
- * executor's callers get the factory here. Adding a dialect is one file `src/normalize/<dialect>.ts` and one
- * line in {@linkcode NORMALIZERS}.
+ * Dialect lookup: dialect id → its {@linkcode NormalizerFactory} and its blocking-JSON reader. A host runner
+ * names its dialect; the executor's callers get the factory here. Adding a dialect is one file
+ * `src/normalize/<dialect>.ts` (its normaliser, and its blocking-JSON reader when the document is not claude's
+ * `result` object) and one line in `BUILT_IN`; the fake host must then speak it (fake_host/dialects.ts does
+ * not type-check until it does).
  *
  * @module
  */
@@ -12,18 +14,58 @@ import { kimiNormalizer } from "./kimi.ts";
 import { opencodeNormalizer } from "./opencode.ts";
 import { piNormalizer } from "./pi.ts";
 import { qwenNormalizer } from "./qwen.ts";
+import { readGeminiBlocking } from "./gemini.ts";
+import { readQwenBlocking } from "./qwen.ts";
 import type { NormalizerFactory } from "./events.ts";
+import {
+  type BlockingReader,
+  type BlockingResult,
+  readBlockingJson,
+  readResultObject,
+} from "./blocking_json.ts";
+
+/** One wire dialect: how its stream is normalised and how its blocking document is read. */
+export interface Dialect {
+  readonly normalizer: NormalizerFactory;
+  readonly blockingJson: BlockingReader;
+}
+
+const BUILT_IN = {
+  claude: { normalizer: claudeNormalizer, blockingJson: readResultObject },
+  codex: { normalizer: codexNormalizer, blockingJson: readResultObject },
+  gemini: { normalizer: geminiNormalizer, blockingJson: readGeminiBlocking },
+  opencode: { normalizer: opencodeNormalizer, blockingJson: readResultObject },
+  pi: { normalizer: piNormalizer, blockingJson: readResultObject },
+  kimi: { normalizer: kimiNormalizer, blockingJson: readResultObject },
+  qwen: { normalizer: qwenNormalizer, blockingJson: readQwenBlocking },
+} as const satisfies Record<string, Dialect>;
+
+/** The name of a built-in dialect. */
+export type DialectName = keyof typeof BUILT_IN;
 
 /** Every built-in dialect. */
-export const NORMALIZERS: Readonly<Record<string, NormalizerFactory>> = {
-  claude: claudeNormalizer,
-  codex: codexNormalizer,
-  gemini: geminiNormalizer,
-  opencode: opencodeNormalizer,
-  pi: piNormalizer,
-  kimi: kimiNormalizer,
-  qwen: qwenNormalizer,
-};
+export const DIALECTS: Readonly<Record<string, Dialect>> = BUILT_IN;
+
+/** Every built-in dialect's normaliser factory. */
+export const NORMALIZERS: Readonly<Record<string, NormalizerFactory>> = Object.fromEntries(
+  Object.entries(BUILT_IN).map(([name, dialect]) => [name, dialect.normalizer]),
+);
+
+/**
+ * Reads a blocking call's stdout in `dialect`'s shape (claude's `result` object for a dialect without its
+ * own). Throws `SyntaxError` when stdout is not one JSON document of that shape, quoting what was printed.
+ *
+ * @example
+ * ```ts
+ * import { parseBlockingJson } from "./mod.ts";
+ * parseBlockingJson("claude", '{"type":"result","is_error":false,"result":"OK"}');
+ * // { status: "success", result: "OK" }
+ * ```
+ */
+export function parseBlockingJson(dialect: string, stdout: string): BlockingResult {
+  const reader = Object.hasOwn(DIALECTS, dialect) ? DIALECTS[dialect]?.blockingJson : undefined;
+  return readBlockingJson(stdout, reader ?? readResultObject);
+}
 
 /**
  * The normaliser factory of a dialect. Throws `RangeError` for an unknown dialect.

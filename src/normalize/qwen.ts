@@ -11,6 +11,22 @@
 import { claudeNormalizer } from "./claude.ts";
 import type { DraftEvent, Normalizer, NormalizerFactory } from "./events.ts";
 import { event, isObject, type Json, notJson, num, optNum, parseObject, str, unknownKind } from "./_json.ts";
+import { type BlockingReader, readResultObject, resultFields } from "./blocking_json.ts";
+
+/**
+ * qwen's blocking document: one JSON array of its stream messages whose `result` element is the outcome (a
+ * lone `result` object reads as claude's).
+ */
+export const readQwenBlocking: BlockingReader = (document, stdout) => {
+  if (!Array.isArray(document)) return readResultObject(document, stdout);
+  const result = document.filter(isObject).findLast((item) => item.type === "result");
+  if (!result) throw new SyntaxError("qwen's JSON array has no result element");
+  return resultFields(
+    result,
+    isObject(result.error) ? str(result.error.message) : str(result.error),
+    result.structured_result,
+  );
+};
 
 /** Top-level kinds that carry nothing the contract checks. */
 export const QWEN_IGNORED_KINDS: ReadonlySet<string> = new Set([

@@ -1,6 +1,6 @@
 /** `parseStream` and `parseBlockingJson`: line splitting, output format, the blocking documents. */
 import assert from "node:assert/strict";
-import { parseBlockingJson } from "../../src/normalize/blocking_json.ts";
+import { parseBlockingJson } from "../../src/normalize/mod.ts";
 import { eventsToJsonLines, parseStream } from "../../src/normalize/parse.ts";
 
 const gemini = { name: "gemini", dialect: "gemini" };
