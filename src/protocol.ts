@@ -50,7 +50,7 @@ export interface TestMeta {
   launcher?: LauncherName;
   /** Rests on draft spec text (SEP-1865), not the stable 2026-01-26 specification. */
   draft?: boolean;
-  /** The suite's own deadline for the test, in milliseconds. */
+  /** The suite's own deadline for the test, in milliseconds before the timeout multiplier. */
   timeoutMs?: number;
 }
 
@@ -227,6 +227,11 @@ export interface StartFilter {
   id?: string;
   /** Additive: several ids, run in catalogue order. */
   ids?: string[];
+  /**
+   * The run's `--timeout-multiplier`: the suite scales its own deadlines by it (each test's, and the waits
+   * inside the tests), as the Runner scales its. Absent, or not a positive number: 1.
+   */
+  timeoutMultiplier?: number;
 }
 
 /** The property the suite installs on the View's `window`. */

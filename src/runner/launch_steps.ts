@@ -26,15 +26,17 @@
 import type { Locator, Page } from "playwright-core";
 import { z } from "zod";
 import { closest } from "../suggest.ts";
+import { scaled } from "../time.ts";
+import { APPS_DEADLINES } from "./deadlines.ts";
 
 /** The placeholders a step may use. */
 export const STEP_PLACEHOLDERS = ["launcher", "serverUrl"] as const;
 
 /** How long a step waits for its element, unless it says otherwise (scaled by the timeout multiplier). */
-export const STEP_TIMEOUT_MS = 10_000;
+export const STEP_TIMEOUT_MS = APPS_DEADLINES.stepTimeoutMs;
 
 /** How long an `optional` step waits for its element before it is passed over. */
-export const OPTIONAL_STEP_TIMEOUT_MS = 2_000;
+export const OPTIONAL_STEP_TIMEOUT_MS = APPS_DEADLINES.optionalStepTimeoutMs;
 
 const Selector = z.string().trim().min(1, "a selector must not be empty");
 
@@ -235,8 +237,10 @@ async function runStep(
     return;
   }
   await options.beforeStep?.();
-  const timeoutMs = (step.timeoutMs ?? (step.optional ? OPTIONAL_STEP_TIMEOUT_MS : STEP_TIMEOUT_MS)) *
-    options.timeoutMultiplier;
+  const timeoutMs = scaled(
+    step.timeoutMs ?? (step.optional ? OPTIONAL_STEP_TIMEOUT_MS : STEP_TIMEOUT_MS),
+    options.timeoutMultiplier,
+  );
   const started = Date.now();
   let element: Locator | null = null;
   if (target !== "") {

@@ -17,6 +17,8 @@ import {
 import type { CapabilityContext, Host, PollMark, SuiteBridge } from "./host.ts";
 import { pollProblem } from "./poll_check.ts";
 import { untilAborted } from "./abort.ts";
+import { APPS_DEADLINES } from "./deadlines.ts";
+import { delay, scaled } from "../time.ts";
 
 /** Timing and reporting of one {@linkcode Runner}. */
 export interface RunnerOptions {
@@ -77,10 +79,13 @@ export class Runner {
   /** A Runner for `host`; see {@linkcode RunnerOptions} for the defaults. */
   constructor(host: Host, options: RunnerOptions = {}) {
     this.#host = host;
-    this.#pollIntervalMs = options.pollIntervalMs ?? 50;
+    this.#pollIntervalMs = options.pollIntervalMs ?? APPS_DEADLINES.pollIntervalMs;
     this.#multiplier = options.timeoutMultiplier ?? 1;
-    this.#stallMs = (options.stallMs ?? 300_000) * this.#multiplier;
-    this.#requestTimeoutMs = (options.requestTimeoutMs ?? 30_000) * this.#multiplier;
+    this.#stallMs = scaled(options.stallMs ?? APPS_DEADLINES.stallMs, this.#multiplier);
+    this.#requestTimeoutMs = scaled(
+      options.requestTimeoutMs ?? APPS_DEADLINES.requestTimeoutMs,
+      this.#multiplier,
+    );
     this.#signal = options.signal;
     this.#onResult = options.onResult;
     this.#onTestStart = options.onTestStart;
@@ -97,7 +102,7 @@ export class Runner {
     const progress: Progress = { results: [], runningId: null };
     const aborted = () =>
       new SuiteRunInterrupted("The run was aborted", progress.results, progress.runningId);
-    await untilAborted(bridge.start(filter), this.#signal, aborted);
+    await untilAborted(bridge.start(this.#startMessage(filter)), this.#signal, aborted);
     // A second, independent poll loop for the whole run, so the suite keeps seeing a Runner while this loop
     // services a request or records a result (a suite that sees no polls for a while may answer its own
     // requests, as for a person running it by hand).
@@ -109,6 +114,11 @@ export class Runner {
       const stopped = heartbeat.stop();
       if (!this.#signal?.aborted) await stopped;
     }
+  }
+
+  /** The start message: the filter, and the timeout multiplier for the suite's own deadlines (when not 1). */
+  #startMessage(filter: StartFilter | null): StartFilter | null {
+    return this.#multiplier === 1 ? filter : { ...filter, timeoutMultiplier: this.#multiplier };
   }
 
   async #serve(bridge: SuiteBridge, progress: Progress): Promise<SubtestResult[]> {
@@ -185,10 +195,10 @@ export class Runner {
       | ((request: CapabilityRequest, context: CapabilityContext) => Promise<CapabilityResult>)
       | undefined;
     if (method === undefined) return { ...UNSUPPORTED };
-    const own = "timeoutMs" in request ? request.timeoutMs * this.#multiplier : 0;
+    const own = "timeoutMs" in request ? scaled(request.timeoutMs, this.#multiplier) : 0;
     // A request with its own deadline gets it plus a grace period for the host's round trips.
     const timeoutMs = own > 0
-      ? Math.max(own + 5_000 * this.#multiplier, this.#requestTimeoutMs)
+      ? Math.max(own + scaled(APPS_DEADLINES.requestGraceMs, this.#multiplier), this.#requestTimeoutMs)
       : this.#requestTimeoutMs;
     const deadline = new AbortController();
     const timer = setTimeout(
@@ -219,7 +229,7 @@ interface Progress {
 }
 
 /** The longest one `pollChange` waits inside the View (the stall guard and an abort are checked between). */
-const LONG_POLL_MS = 250;
+const LONG_POLL_MS = APPS_DEADLINES.longPollMs;
 
 /** What the Runner last saw of a running suite. */
 function pollMark(poll: Extract<SuitePoll, { state: "running" }>): PollMark {
@@ -228,7 +238,7 @@ function pollMark(poll: Extract<SuitePoll, { state: "running" }>): PollMark {
 }
 
 /** Between the heartbeat polls that show the suite a Runner is attached. */
-const HEARTBEAT_MS = 400;
+const HEARTBEAT_MS = APPS_DEADLINES.heartbeatMs;
 
 function keepPolling(bridge: SuiteBridge, intervalMs: number): { stop(): Promise<void> } {
   const stopped = new AbortController();
@@ -245,18 +255,6 @@ function keepPolling(bridge: SuiteBridge, intervalMs: number): { stop(): Promise
       await loop;
     },
   };
-}
-
-function delay(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener("abort", done, { once: true });
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    }
-  });
 }
 
 function messageOf(error: unknown): string {

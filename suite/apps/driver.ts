@@ -23,6 +23,7 @@ import {
 import type { Host } from "../../src/runner/host.ts";
 import { Runner, SuiteRunInterrupted } from "../../src/runner/runner.ts";
 import { settleWithin, untilAborted } from "../../src/runner/abort.ts";
+import { APPS_DEADLINES } from "../../src/runner/deadlines.ts";
 import type { ResultSink, RunSettings, SuiteDriver, TestCase } from "../../src/suite.ts";
 import { CATALOGUE } from "./catalogue/mod.ts";
 import { inRunOrder } from "./harness/test_api.ts";
@@ -221,7 +222,7 @@ async function runRender(
   }
   onLaunched?.();
   const runner = new Runner(aside ? refusingHost(host.id, launcher) : host, {
-    pollIntervalMs: 50,
+    pollIntervalMs: APPS_DEADLINES.pollIntervalMs,
     timeoutMultiplier: settings.timeoutMultiplier,
     signal: settings.signal,
     onTestStart: (id) => report.start(id),

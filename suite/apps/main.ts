@@ -8,6 +8,7 @@
 import { App, applyDocumentTheme, PostMessageTransport } from "@modelcontextprotocol/ext-apps";
 import { TEARDOWN_ACK_DELAY_MS, TEARDOWN_MARKS } from "../../src/fixtures.ts";
 import { CHANNEL } from "../../src/protocol.ts";
+import { delay } from "../../src/time.ts";
 import { CATALOGUE } from "./catalogue/mod.ts";
 import { ViolationLog } from "./harness/csp_probe.ts";
 import { SuiteEngine } from "./harness/engine.ts";
@@ -49,7 +50,7 @@ app.onteardown = async () => {
   teardown.receivedAt = performance.now();
   void app.callServerTool({ name: "conformance_server_log", arguments: { marker: TEARDOWN_MARKS.received } })
     .catch(() => undefined);
-  await new Promise((resolve) => setTimeout(resolve, TEARDOWN_ACK_DELAY_MS));
+  await delay(TEARDOWN_ACK_DELAY_MS);
   await app.callServerTool({ name: "conformance_server_log", arguments: { marker: TEARDOWN_MARKS.acked } })
     .catch(() => undefined);
   return {};

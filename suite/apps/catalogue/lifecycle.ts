@@ -8,6 +8,7 @@ import { LAUNCH_RESULT_META, TEARDOWN_ACK_DELAY_MS } from "../../../src/fixtures
 import type { SuiteEnv } from "../harness/env.ts";
 import type { TestContext } from "../harness/test_api.ts";
 import { requireCapability, type SuiteTest } from "./_shared.ts";
+import { delay } from "../../../src/time.ts";
 
 /** How long the suite waits for the one-shot tool data after connecting. */
 const TOOL_DATA_WAIT_MS = 5_000;
@@ -22,7 +23,7 @@ async function settledToolData(env: SuiteEnv) {
     settled.set(
       env,
       env.recorder.next("toolresult", { timeoutMs: TOOL_DATA_WAIT_MS })
-        .then(() => new Promise((resolve) => setTimeout(resolve, SETTLE_MS))),
+        .then(() => delay(SETTLE_MS)),
     );
   }
   await settled.get(env);

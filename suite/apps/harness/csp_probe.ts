@@ -5,8 +5,12 @@
  * {@linkcode withEvidence} tells a load the policy stopped (a violation names its origin) from one the network
  * lost.
  *
+ * Every deadline here is scaled by the run's timeout multiplier (suite/apps/harness/timing.ts).
+ *
  * @module
  */
+import { pollUntil } from "../../../src/time.ts";
+import { suiteDeadline } from "./timing.ts";
 
 /** One `securitypolicyviolation` event, trimmed. */
 export interface Violation {
@@ -38,15 +42,14 @@ export class ViolationLog {
     directive: string,
     options: { since: number; prefix?: string; timeoutMs: number },
   ): Promise<Violation | undefined> {
-    const end = performance.now() + options.timeoutMs;
-    for (;;) {
-      const hit = this.entries.find((v) =>
-        v.at >= options.since && v.effectiveDirective === directive &&
-        (options.prefix === undefined || v.blockedURI.startsWith(options.prefix))
-      );
-      if (hit || performance.now() >= end) return hit;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    return await pollUntil(
+      () =>
+        this.entries.find((v) =>
+          v.at >= options.since && v.effectiveDirective === directive &&
+          (options.prefix === undefined || v.blockedURI.startsWith(options.prefix))
+        ),
+      { timeoutMs: suiteDeadline(options.timeoutMs), intervalMs: 25 },
+    );
   }
 
   /**
@@ -54,16 +57,10 @@ export class ViolationLog {
    * `origin`: the evidence that the policy, not the network, stopped a load from it.
    */
   blockedFrom(origin: string, options: { since: number; timeoutMs: number }): Promise<Violation | undefined> {
-    const end = performance.now() + options.timeoutMs;
-    const find = () => this.entries.find((v) => v.at >= options.since && v.blockedURI.startsWith(origin));
-    return new Promise((resolve) => {
-      const look = () => {
-        const hit = find();
-        if (hit || performance.now() >= end) resolve(hit);
-        else setTimeout(look, 25);
-      };
-      look();
-    });
+    return pollUntil(
+      () => this.entries.find((v) => v.at >= options.since && v.blockedURI.startsWith(origin)),
+      { timeoutMs: suiteDeadline(options.timeoutMs), intervalMs: 25 },
+    );
   }
 
   /** The policy the View runs under, from any violation seen so far, or `undefined`. */
@@ -104,7 +101,7 @@ export async function withEvidence(
 /** `fetch(url, {mode: "no-cors"})`: resolves (opaque) when CSP allows it, rejects with `TypeError` when not. */
 export async function probeFetch(url: string, timeoutMs = 5_000): Promise<LoadVerdict> {
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  const timer = setTimeout(() => controller.abort(), suiteDeadline(timeoutMs));
   try {
     await fetch(url, { mode: "no-cors", cache: "no-store", signal: controller.signal });
     return "allowed";
@@ -119,7 +116,7 @@ export async function probeFetch(url: string, timeoutMs = 5_000): Promise<LoadVe
 export function probeImage(doc: Document, url: string, timeoutMs = 5_000): Promise<LoadVerdict> {
   return new Promise((resolve) => {
     const image = doc.createElement("img");
-    const timer = setTimeout(() => finish("timeout"), timeoutMs);
+    const timer = setTimeout(() => finish("timeout"), suiteDeadline(timeoutMs));
     const finish = (verdict: LoadVerdict) => {
       clearTimeout(timer);
       image.remove();
@@ -142,7 +139,7 @@ export function probeScript(
 ): Promise<LoadVerdict> {
   return new Promise((resolve) => {
     const script = doc.createElement("script");
-    const timer = setTimeout(() => finish(), timeoutMs);
+    const timer = setTimeout(() => finish(), suiteDeadline(timeoutMs));
     const global = globalThis as unknown as Record<string, unknown>;
     const finish = () => {
       clearTimeout(timer);
@@ -194,7 +191,7 @@ export function probeBlobWorker(timeoutMs = 3_000): Promise<LoadVerdict> {
       release();
       resolve(verdict);
     };
-    const timer = setTimeout(() => finish("timeout"), timeoutMs);
+    const timer = setTimeout(() => finish("timeout"), suiteDeadline(timeoutMs));
     try {
       worker = new Worker(url);
     } catch {
@@ -235,7 +232,7 @@ export function probeFrame(
         finish("blocked");
       }
     }, 25);
-    const timer = setTimeout(() => finish("timeout"), timeoutMs);
+    const timer = setTimeout(() => finish("timeout"), suiteDeadline(timeoutMs));
     globalThis.addEventListener("message", onMessage);
     frame.style.cssText = "width:1px;height:1px;border:0;position:absolute;left:-10px";
     frame.src = url;

@@ -29,6 +29,9 @@ import {
   type TestContext,
   type TestDefinition,
 } from "./test_api.ts";
+import { APPS_DEADLINES } from "../../../src/runner/deadlines.ts";
+import { delay, pollUntil } from "../../../src/time.ts";
+import { suiteDeadline, useTimeoutMultiplier } from "./timing.ts";
 
 /** Arms the View's trigger button (the DOM side lives in `view.ts`). */
 export interface Trigger {
@@ -45,7 +48,7 @@ export interface EngineOptions<Env> {
   trigger: Trigger;
   /** Runs after every manual test (e.g. back to inline); errors are ignored. */
   afterManual?: (env: Env) => Promise<void>;
-  /** Default deadlines in ms: automatic and manual tests. */
+  /** Default deadlines in ms, before the timeout multiplier: automatic and manual tests. */
   timeouts?: { automatic: number; manual: number };
   /** Called whenever the snapshot changes (the View's own progress display). */
   onChange?: () => void;
@@ -57,7 +60,7 @@ interface Pending {
   settle: (result: CapabilityResult) => void;
 }
 
-const DEFAULT_TIMEOUTS = { automatic: 15_000, manual: 90_000 };
+const DEFAULT_TIMEOUTS = { automatic: APPS_DEADLINES.automaticTestMs, manual: APPS_DEADLINES.manualTestMs };
 
 /** A Runner polls every 50–800 ms; this long without a poll means nobody is driving the suite from outside. */
 const RUNNER_GONE_MS = 2_500;
@@ -90,6 +93,7 @@ export class SuiteEngine<Env> implements InIframeChannel {
     // A Runner starts the suite and polls right after; counting the start as contact keeps the by-hand card
     // from answering the first request "unsupported" before that first poll lands (seen on a loaded machine).
     this.#lastPoll = performance.now();
+    useTimeoutMultiplier(filter?.timeoutMultiplier);
     const selected = this.#tests.filter((test) => matches(test, filter ?? null));
     this.#state = "running";
     this.#results = [];
@@ -184,7 +188,7 @@ export class SuiteEngine<Env> implements InIframeChannel {
   async #runOne(test: TestDefinition<Env>, env: Env): Promise<SubtestResult> {
     const manual = phaseOf(test) !== "automatic";
     const timeouts = this.#options.timeouts ?? DEFAULT_TIMEOUTS;
-    const timeoutMs = test.timeoutMs ?? (manual ? timeouts.manual : timeouts.automatic);
+    const timeoutMs = suiteDeadline(test.timeoutMs ?? (manual ? timeouts.manual : timeouts.automatic));
     const controller = new AbortController();
     const notes: string[] = [];
     const observed: Record<string, unknown> = {};
@@ -251,15 +255,12 @@ export class SuiteEngine<Env> implements InIframeChannel {
     const fail = (message: string, value?: unknown): never => {
       throw new Failure(message, value);
     };
-    const sleep = (ms: number) =>
-      new Promise<void>((resolve, reject) => {
-        if (signal.aborted) return reject(signal.reason);
-        const timer = setTimeout(resolve, ms);
-        signal.addEventListener("abort", () => {
-          clearTimeout(timer);
-          reject(signal.reason);
-        }, { once: true });
-      });
+    // Both reject with the test's end (its deadline or the run's) rather than resolve: a test stops there.
+    const sleep = async (ms: number) => {
+      if (signal.aborted) throw signal.reason;
+      await delay(ms, signal);
+      if (signal.aborted) throw signal.reason;
+    };
     return {
       signal,
       hostOptional: (request) => this.#request(request, signal),
@@ -293,13 +294,14 @@ export class SuiteEngine<Env> implements InIframeChannel {
       observe: (key, value) => void (observed[key] = value),
       sleep,
       waitFor: async (probe, timeoutMs, intervalMs = 25) => {
-        const end = performance.now() + timeoutMs;
-        for (;;) {
+        if (signal.aborted) throw signal.reason;
+        // Boxed: a probe's `null` or `false` is an answer here, only `undefined` means "not yet".
+        const found = await pollUntil(() => {
           const value = probe();
-          if (value !== undefined) return value;
-          if (performance.now() >= end) return undefined;
-          await sleep(intervalMs);
-        }
+          return value === undefined ? undefined : { value };
+        }, { timeoutMs: suiteDeadline(timeoutMs), intervalMs, signal });
+        if (found === undefined && signal.aborted) throw signal.reason;
+        return found?.value;
       },
     };
   }

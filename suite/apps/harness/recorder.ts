@@ -6,6 +6,7 @@
  * @module
  */
 import type { App, AppEventMap } from "@modelcontextprotocol/ext-apps";
+import { suiteDeadline } from "./timing.ts";
 
 /** One notification as it arrived. `at` is `performance.now()`. */
 export interface Recorded<T> {
@@ -73,7 +74,10 @@ export class Recorder {
     }
   }
 
-  /** Resolves with the first recorded `name` event at or after `since` that `accept` takes, or `undefined`. */
+  /**
+   * Resolves with the first recorded `name` event at or after `since` that `accept` takes, or `undefined` after
+   * `timeoutMs` (scaled by the run's timeout multiplier, suite/apps/harness/timing.ts).
+   */
   next<K extends RecordedEvent>(
     name: K,
     options: { since?: number; timeoutMs: number; accept?: (params: AppEventMap[K]) => boolean },
@@ -94,7 +98,7 @@ export class Recorder {
         const hit = find();
         if (hit) done(hit);
       };
-      const timer = setTimeout(() => done(undefined), options.timeoutMs);
+      const timer = setTimeout(() => done(undefined), suiteDeadline(options.timeoutMs));
       this.#waiters.add(wake);
     });
   }

@@ -65,7 +65,10 @@ export interface TestContext {
   observe(key: string, value: unknown): void;
   /** Waits `ms` milliseconds (aborted when the test times out). */
   sleep(ms: number): Promise<void>;
-  /** Polls `probe` every `intervalMs` until it returns something other than `undefined`, or `timeoutMs` passes. */
+  /**
+   * Polls `probe` every `intervalMs` until it returns something other than `undefined`, or `timeoutMs` (scaled
+   * by the run's timeout multiplier) passes.
+   */
   waitFor<T>(probe: () => T | undefined, timeoutMs: number, intervalMs?: number): Promise<T | undefined>;
   /** Aborted when the test's deadline passes. */
   readonly signal: AbortSignal;

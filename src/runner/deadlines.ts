@@ -1,0 +1,36 @@
+/**
+ * The apps side's default deadlines, in one place: how the Runner (src/runner/runner.ts) polls and guards a
+ * suite run, how long a launch step waits (src/runner/launch_steps.ts), and the in-iframe suite's own test
+ * deadlines (suite/apps/harness/engine.ts). Times are in milliseconds before `--timeout-multiplier`; every
+ * deadline here is scaled by it where it is used (the suite's through the start message, src/protocol.ts's
+ * `StartFilter.timeoutMultiplier`). Pauses (poll intervals, the heartbeat) are not deadlines and are not
+ * scaled. The CLI side's defaults are in src/exec/deadlines.ts.
+ *
+ * This module uses no Deno API: the in-iframe suite is bundled for the browser and reads it too.
+ *
+ * @module
+ */
+
+/** The apps side's defaults. */
+export const APPS_DEADLINES = {
+  /** Between two Runner polls when the bridge cannot wait for a change (not scaled). */
+  pollIntervalMs: 50,
+  /** The longest one long poll waits inside the View; the stall guard and an abort are checked between. */
+  longPollMs: 250,
+  /** Between the heartbeat polls that show the suite a Runner is attached (not scaled). */
+  heartbeatMs: 400,
+  /** The run ends when nothing changes for this long (upstream: 5 minutes). */
+  stallMs: 300_000,
+  /** Deadline of a request that names none (`readConsole`/`conversationContains` carry their own). */
+  requestTimeoutMs: 30_000,
+  /** What a request with its own deadline gets on top of it, for the host's round trips. */
+  requestGraceMs: 5_000,
+  /** How long a launch step waits for its element, unless it says otherwise. */
+  stepTimeoutMs: 10_000,
+  /** How long an `optional` launch step waits for its element before it is passed over. */
+  optionalStepTimeoutMs: 2_000,
+  /** An in-iframe automatic test's deadline, unless it names its own. */
+  automaticTestMs: 15_000,
+  /** An in-iframe manual test's deadline (a person may be answering), unless it names its own. */
+  manualTestMs: 90_000,
+} as const;
