@@ -50,7 +50,7 @@ import { oneLine } from "../src/file_errors.ts";
 import { join } from "node:path";
 import { redact, secretsFromEnv } from "../src/report/redact.ts";
 import { readableEnv } from "../src/exec/env.ts";
-import { killLiveGroups } from "../src/exec/process_group.ts";
+import { ABORT_KILL_DEADLINE_MS, killLiveGroups, killLiveGroupsAfter } from "../src/exec/process_group.ts";
 import { REPORT_SCHEMA, type RunReport } from "../src/report/schema.ts";
 import { summarize, type TestResult } from "../src/outcome.ts";
 import { HARNESS_VERSION, SUITE_REVISION } from "../src/version.ts";
@@ -345,6 +345,8 @@ export async function runConformance(
     }
     signalExit = code;
     controller.abort();
+    // Whatever host group the teardown has not ended by then goes at once, before a supervisor's SIGKILL.
+    killLiveGroupsAfter(ABORT_KILL_DEADLINE_MS);
   };
   const listeners = [["SIGINT", onSignal(EXIT.interrupted)], ["SIGTERM", onSignal(EXIT.terminated)]] as const;
   for (const [signal, listener] of listeners) Deno.addSignalListener(signal, listener);

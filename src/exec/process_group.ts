@@ -303,6 +303,24 @@ export function trackEscaped(pid: number): () => void {
 }
 
 /**
+ * After an interrupt, how long the orderly teardown (TERM, a {@linkcode ABORT_KILL_GRACE_MS} grace, KILL) may
+ * take before {@linkcode killLiveGroupsAfter} SIGKILLs whatever is still tracked: well inside the second a
+ * supervisor may give before its own SIGKILL, which would leave every host group behind.
+ */
+export const ABORT_KILL_DEADLINE_MS = 500;
+
+/**
+ * Schedules {@linkcode killLiveGroups} `ms` from now, on a timer that does not keep the program alive: the
+ * interrupted run's backstop for a teardown slower than the signal's deadline (a loaded machine, a driver still
+ * closing its browser). Returns the function that cancels it.
+ */
+export function killLiveGroupsAfter(ms: number): () => void {
+  const timer = setTimeout(killLiveGroups, ms);
+  Deno.unrefTimer(timer);
+  return () => clearTimeout(timer);
+}
+
+/**
  * SIGKILLs every group recorded by {@linkcode trackGroup} and every escaped process being ended
  * ({@linkcode trackEscaped}), synchronously: a second Ctrl-C ends the harness at once, and must not leave a
  * host behind it.
