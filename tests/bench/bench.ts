@@ -21,6 +21,7 @@ import { benchNormalizer } from "./mock_model.ts";
 import { benchReference } from "./reference.ts";
 import { headlessSettings } from "../_settings.ts";
 import { checkArtifact } from "../../tools/compile.ts";
+import { percentiles, soak } from "../robustness/_soak.ts";
 
 /** One line of the table. */
 export interface BenchRow {
@@ -254,6 +255,42 @@ async function referenceRows(): Promise<BenchRow[]> {
   }
 }
 
+/** Interrupts of the fake tier at a random moment, half at `--timeout-multiplier 20`: signal to exit, in ms. */
+const INTERRUPT_TRIALS = 20;
+
+/** A small interrupt soak (tests/robustness/_soak.ts): how long from SIGINT/SIGTERM to the harness's exit. */
+async function interruptRows(): Promise<BenchRow[]> {
+  const figure = "interrupt: signal to exit (p50 / p90 / max)";
+  const target = "p90 ≤ 1 000 ms; max ≤ 2 000 ms; 0 survivors";
+  const dir = await Deno.makeTempDir({ prefix: "conformance-bench-soak-" });
+  try {
+    const hosts = ["--host", "fake,fake-minimal"];
+    const x1 = await soak({ name: "x1", args: hosts, runningMs: 2_500 }, INTERRUPT_TRIALS / 2, 2, dir);
+    const x20 = await soak(
+      { name: "x20", args: [...hosts, "--timeout-multiplier", "20"], runningMs: 2_500 },
+      INTERRUPT_TRIALS / 2,
+      2,
+      dir,
+    );
+    const stops = [...x1.stops, ...x20.stops];
+    const survivors = x1.survivors.length + x20.survivors.length;
+    const figures = percentiles(stops);
+    if (figures === null) return [notMeasured(figure, target, "no trial interrupted a running run")];
+    return [{
+      figure,
+      value: `${figures.p50} / ${figures.p90} / ${figures.max} ms`,
+      target,
+      met: figures.p90 <= 1_000 && figures.max <= 2_000 && survivors === 0,
+      note: `${stops.length} interrupts in ${INTERRUPT_TRIALS} trials of the fake tier (half at ` +
+        `--timeout-multiplier 20), SIGINT or SIGTERM at random, 2 at once; ${survivors} survivors`,
+    }];
+  } catch (error) {
+    return [notMeasured(figure, target, reason(error))];
+  } finally {
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+  }
+}
+
 /** Every installed real CLI's mock-model streaming test, all at once as a run does; each timed alone. */
 async function mockModelRows(): Promise<BenchRow[]> {
   const entries = HOSTS.filter((entry): entry is CliHostEntry => entry.kind === "cli" && isRealCli(entry));
@@ -427,6 +464,7 @@ if (import.meta.main) {
     ...await executorStreamRows(),
     ...await referenceRows(),
     ...await mockModelRows(),
+    ...await interruptRows(),
   ];
   const load = `load average ${loadBefore.map((l) => fixed(l, 1)).join(" ")} at start, ${
     Deno.loadavg().map((l) => fixed(l, 1)).join(" ")
