@@ -47,7 +47,7 @@ export interface PollOptions {
   /** The pause between two checks (shortened so that the last one does not overshoot the deadline). */
   readonly intervalMs: number;
   /** Aborting it ends the polling at once, as a timeout does. */
-  readonly signal?: AbortSignal;
+  readonly signal?: AbortSignal | undefined;
 }
 
 /** What a check answers when it has nothing yet: {@linkcode pollUntil} asks again. */

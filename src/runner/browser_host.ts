@@ -17,6 +17,7 @@ import { launchChromium, type LaunchedBrowser } from "./chromium.ts";
 import { frameChain } from "./frame_chain.ts";
 import type { CapabilityContext, Host, HostSetupOptions, RequestOf, SuiteBridge } from "./host.ts";
 import type { FrameSuiteBridge } from "./suite_bridge.ts";
+import { pollUntil } from "../time.ts";
 
 /** The browser a {@linkcode BrowserHost} drives: its context, and how to let go of it. */
 export interface BrowserSession {
@@ -246,15 +247,13 @@ export abstract class BrowserHost implements Host {
     } catch (error) {
       return { ok: false, error: `Invalid console pattern "${request.pattern}": ${String(error)}` };
     }
-    const deadline = Date.now() + request.timeoutMs;
-    while (true) {
-      const line = this.#console.find((entry) => pattern.test(entry));
-      if (line !== undefined) return { ok: true, value: { matched: true, line } satisfies ConsoleMatch };
-      if (Date.now() >= deadline || context.signal.aborted) {
-        return { ok: true, value: { matched: false } satisfies ConsoleMatch };
-      }
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    const line = await pollUntil(() => this.#console.find((entry) => pattern.test(entry)), {
+      timeoutMs: request.timeoutMs,
+      intervalMs: 50,
+      signal: context.signal,
+    });
+    if (line !== undefined) return { ok: true, value: { matched: true, line } satisfies ConsoleMatch };
+    return { ok: true, value: { matched: false } satisfies ConsoleMatch };
   }
 
   /**

@@ -16,6 +16,7 @@ import {
 } from "../exec/process_group.ts";
 import { readEnv, RUN_ID_ENV } from "../exec/env.ts";
 import { settleWithin, untilAborted } from "./abort.ts";
+import { pollUntil } from "../time.ts";
 
 /**
  * The flags every launch uses: no sandbox (root in containers), no GPU, no background traffic, and no crashpad
@@ -238,12 +239,8 @@ async function killLaunch(marker: string): Promise<void> {
 
 /** Polls `find` until it finds nothing; after `graceMs`, kills what is left with SIGKILL. */
 async function waitGone(find: () => Promise<number[]>, graceMs: number): Promise<void> {
-  const deadline = Date.now() + graceMs;
-  let left = await find();
-  while (left.length > 0 && Date.now() < deadline) {
-    await sleep(50);
-    left = await find();
-  }
+  let left: number[] = [];
+  await pollUntil(async () => (left = await find()).length === 0, { timeoutMs: graceMs, intervalMs: 50 });
   // Through the kill binary: Deno.kill needs unrestricted run access, which the harness does not have.
   for (const pid of left) {
     await new Deno.Command("kill", {
@@ -266,8 +263,4 @@ export async function waitGroupGone(pgid: number, graceMs: number, signal?: Abor
   if (await waitUntilGone(pgid, graceMs, signal)) return;
   if (!signalGroup(pgid, "SIGKILL")) return;
   await waitUntilGone(pgid, 5_000);
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -8,6 +8,7 @@
 import type { Frame, Page } from "playwright-core";
 import type { CapabilityResult, StartFilter, SuitePoll, TestMeta } from "../protocol.ts";
 import type { PollMark, SuiteBridge } from "./host.ts";
+import { pollUntil } from "../time.ts";
 
 /** How long {@linkcode findSuiteFrame} looks before giving up. */
 export interface FindSuiteFrameOptions {
@@ -36,22 +37,17 @@ async function hasChannel(frame: Frame): Promise<boolean> {
  * progress), the deepest, most recently attached one wins.
  */
 export async function findSuiteFrame(page: Page, options: FindSuiteFrameOptions): Promise<Frame> {
-  const deadline = Date.now() + options.timeoutMs;
-  while (true) {
+  const chosen = await pollUntil(async () => {
     const frames = page.frames().filter((frame) => !options.exclude?.has(frame));
     const found = await Promise.all(frames.map(hasChannel));
-    const candidates = frames.filter((_, index) => found[index]);
-    const chosen = candidates.at(-1);
-    if (chosen !== undefined) return chosen;
-    if (Date.now() > deadline) {
-      throw new Error(
-        `No frame with the conformance suite appeared within ${options.timeoutMs} ms ` +
-          `(${page.frames().length} frames on ${page.url()}): the host did not render the app`,
-      );
-    }
-    if (options.signal?.aborted) throw new Error("Stopped looking for the suite frame: the run was aborted");
-    await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 50));
-  }
+    return frames.filter((_, index) => found[index]).at(-1);
+  }, { timeoutMs: options.timeoutMs, intervalMs: options.intervalMs ?? 50, signal: options.signal });
+  if (chosen !== undefined) return chosen;
+  if (options.signal?.aborted) throw new Error("Stopped looking for the suite frame: the run was aborted");
+  throw new Error(
+    `No frame with the conformance suite appeared within ${options.timeoutMs} ms ` +
+      `(${page.frames().length} frames on ${page.url()}): the host did not render the app`,
+  );
 }
 
 /** A {@linkcode SuiteBridge} into one frame. */
