@@ -1,6 +1,7 @@
 // The time vocabulary (src/time.ts): pauses that end with the run, polling with a deadline, races with a
-// clock, scaled deadlines. Deno's test sanitizer fails any test here that leaves a timer behind; the
-// subprocess test proves the same to a program that only waits: it exits at once, not when a timer fires.
+// clock, scaled deadlines. That no timer is left behind is proven in a subprocess: a program that only waits
+// in them exits as soon as they end, not when a forgotten 60 s timer would fire (Deno 2.9's test sanitizer
+// did not catch a delay that kept its timer, so it is not relied on here).
 import { strict as assert } from "node:assert";
 import { delay, pollUntil, raceDelay, scaled } from "../src/time.ts";
 import { runDetached } from "./robustness/_harness.ts";
