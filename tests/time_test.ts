@@ -12,7 +12,7 @@ Deno.test("delay resolves after its time", async () => {
   assert.ok(performance.now() - started >= 35);
 });
 
-Deno.test("delay resolves at once when its signal aborts, and clears its timer", async () => {
+Deno.test("delay resolves at once when its signal aborts", async () => {
   const controller = new AbortController();
   const started = performance.now();
   const pause = delay(60_000, controller.signal);

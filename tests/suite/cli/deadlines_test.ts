@@ -4,6 +4,7 @@
 import { strict as assert } from "node:assert";
 import { CLI_DEADLINES } from "../../../src/exec/deadlines.ts";
 import { execute } from "../../../src/exec/executor.ts";
+import type { Observation } from "../../../src/exec/observation.ts";
 import { type HostInvocation, type HostRunner, NO_CAPABILITIES } from "../../../src/exec/host_runner.ts";
 import { normalizerFor } from "../../../src/normalize/mod.ts";
 import { observe } from "../../../suite/cli/observe.ts";
@@ -34,40 +35,52 @@ const runner: HostRunner = {
   build: () => stubborn(),
 };
 
-/** How long after the wall timeout the host took to die: the kill grace, plus a little. */
-function graceTaken(durationMs: number, wallMs: number): number {
-  return durationMs - wallMs;
+/** How long after the wall timeout the host took to die: the kill grace, plus the kill's own overhead. */
+function graceTaken(observation: Observation, wallMs: number): number {
+  assert.equal(observation.stopped, "wall");
+  assert.equal(observation.signal, "SIGKILL");
+  return observation.durationMs - wallMs;
 }
 
-Deno.test("execute() with no kill grace of its own waits the table's kill grace before SIGKILL", async () => {
-  const observation = await execute(stubborn(), {
+function executeWithDefaults(): Promise<Observation> {
+  return execute(stubborn(), {
     host: "stubborn",
     normalizer: normalizerFor("claude")({ argv: [] }),
     streamShape: { init: "none", terminal: "eof" },
     wallTimeoutMs: WALL_MS,
   });
-  assert.equal(observation.stopped, "wall");
-  assert.equal(observation.signal, "SIGKILL");
-  const grace = graceTaken(observation.durationMs, WALL_MS);
-  assert.ok(grace >= CLI_DEADLINES.killGraceMs * 0.9, `killed ${grace} ms after the wall`);
-  assert.ok(grace < CLI_DEADLINES.killGraceMs + 800, `killed ${grace} ms after the wall`);
-});
+}
 
-for (const multiplier of [1, 2]) {
-  Deno.test(`observe() at multiplier ${multiplier} waits the same table's kill grace, scaled`, async () => {
-    const observation = await observe({
-      runner,
-      path: "streaming",
-      request: { prompt: "hi" },
-      timeoutMultiplier: multiplier,
-      signal: new AbortController().signal,
-      wallTimeoutMs: WALL_MS,
-    });
-    assert.equal(observation.stopped, "wall");
-    assert.equal(observation.signal, "SIGKILL");
-    const expected = CLI_DEADLINES.killGraceMs * multiplier;
-    const grace = graceTaken(observation.durationMs, WALL_MS * multiplier);
-    assert.ok(grace >= expected * 0.9, `killed ${grace} ms after the wall`);
-    assert.ok(grace < expected + 800, `killed ${grace} ms after the wall`);
+function observeWithDefaults(multiplier: number): Promise<Observation> {
+  return observe({
+    runner,
+    path: "streaming",
+    request: { prompt: "hi" },
+    timeoutMultiplier: multiplier,
+    signal: new AbortController().signal,
+    wallTimeoutMs: WALL_MS,
   });
 }
+
+// The kill's own overhead (verifying the group is gone, looking for escaped processes) varies with the
+// machine's load, so the checks compare runs with each other rather than with a fixed bound.
+Deno.test("execute() and observe() with no kill grace of their own wait the same one, the table's", async () => {
+  const library = graceTaken(await executeWithDefaults(), WALL_MS);
+  const tier = graceTaken(await observeWithDefaults(1), WALL_MS);
+  assert.ok(library >= CLI_DEADLINES.killGraceMs * 0.9, `execute() killed ${library} ms after the wall`);
+  assert.ok(tier >= CLI_DEADLINES.killGraceMs * 0.9, `observe() killed ${tier} ms after the wall`);
+  assert.ok(
+    Math.abs(library - tier) < CLI_DEADLINES.killGraceMs / 2,
+    `execute() waited ${library} ms, observe() ${tier} ms`,
+  );
+});
+
+Deno.test("observe() scales the table's kill grace by the timeout multiplier", async () => {
+  const once = graceTaken(await observeWithDefaults(1), WALL_MS);
+  const twice = graceTaken(await observeWithDefaults(2), WALL_MS * 2);
+  const extra = twice - once;
+  assert.ok(
+    Math.abs(extra - CLI_DEADLINES.killGraceMs) < CLI_DEADLINES.killGraceMs / 2,
+    `at 2 the kill came ${extra} ms later than at 1`,
+  );
+});
