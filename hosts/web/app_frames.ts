@@ -10,6 +10,7 @@ import type { Frame, Page } from "playwright-core";
 import type { FrameInspection } from "../../src/protocol.ts";
 import { redact } from "../../src/report/redact.ts";
 import { frameChain } from "../../src/runner/frame_chain.ts";
+import { pollUntil } from "../../src/time.ts";
 
 /** Whether the suite's channel is installed in `frame`; false for detached or navigating frames. */
 export async function carriesSuite(frame: Frame): Promise<boolean> {
@@ -39,23 +40,19 @@ export async function findAppFrame(
   pages: () => readonly Page[],
   options: FindAppFrameOptions,
 ): Promise<Frame> {
-  const deadline = Date.now() + options.timeoutMs;
-  while (true) {
+  const chosen = await pollUntil(async () => {
     const frames = pages().flatMap((page) => page.isClosed() ? [] : page.frames())
       .filter((frame) => !options.exclude?.has(frame));
     const found = await Promise.all(frames.map(carriesSuite));
-    const chosen = frames.filter((_, index) => found[index]).at(-1);
-    if (chosen !== undefined) return chosen;
-    if (options.signal?.aborted) throw new Error("Stopped looking for the app: the run was aborted");
-    if (Date.now() > deadline) {
-      const count = pages().reduce((n, page) => n + (page.isClosed() ? 0 : page.frames().length), 0);
-      throw new Error(
-        `No frame with the conformance suite appeared within ${Math.round(options.timeoutMs / 1000)} s ` +
-          `(${pages().length} pages, ${count} frames): the host did not render the app`,
-      );
-    }
-    await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 250));
-  }
+    return frames.filter((_, index) => found[index]).at(-1);
+  }, { timeoutMs: options.timeoutMs, intervalMs: options.intervalMs ?? 250, signal: options.signal });
+  if (chosen !== undefined) return chosen;
+  if (options.signal?.aborted) throw new Error("Stopped looking for the app: the run was aborted");
+  const count = pages().reduce((n, page) => n + (page.isClosed() ? 0 : page.frames().length), 0);
+  throw new Error(
+    `No frame with the conformance suite appeared within ${Math.round(options.timeoutMs / 1000)} s ` +
+      `(${pages().length} pages, ${count} frames): the host did not render the app`,
+  );
 }
 
 /** The frame directly under its page's main frame that contains `frame` (itself when it is top-level). */
@@ -145,8 +142,7 @@ export async function clickByLabel(
   timeoutMs: number,
   signal?: AbortSignal,
 ): Promise<string | null> {
-  const deadline = Date.now() + timeoutMs;
-  while (true) {
+  const clicked = await pollUntil(async () => {
     for (const label of labels) {
       for (const role of ["button", "link"] as const) {
         const target = page.getByRole(role, { name: label, exact: true }).first();
@@ -160,7 +156,7 @@ export async function clickByLabel(
         }
       }
     }
-    if (Date.now() >= deadline || signal?.aborted) return null;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+    return undefined;
+  }, { timeoutMs, intervalMs: 250, signal });
+  return clicked ?? null;
 }

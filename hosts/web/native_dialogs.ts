@@ -12,6 +12,7 @@
 import type { Dialog, Download, Page } from "playwright-core";
 import type { CapabilityResult, DialogKind } from "../../src/protocol.ts";
 import { readDownload } from "../../src/runner/browser_host.ts";
+import { raceDelay } from "../../src/time.ts";
 
 /** One browser dialog the page opened, and what was done with it. */
 export interface NativeDialogRecord {
@@ -179,12 +180,8 @@ export class NativeConsents {
     options: { readonly waitMs: number; readonly product: string },
   ): Promise<CapabilityResult> {
     const accepted = this.#gate.takeArming(consent) ?? this.arm(page, consent, options.waitMs);
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const record = await Promise.race([
-      accepted,
-      new Promise<null>((resolve) => timer = setTimeout(() => resolve(null), options.waitMs)),
-    ]);
-    clearTimeout(timer);
+    const raced = await raceDelay([accepted], options.waitMs);
+    const record = raced === "late" ? null : raced;
     const download = this.#download;
     // Serviced: a later dialog is dismissed and a later request waits for its own.
     this.reset();

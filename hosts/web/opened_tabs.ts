@@ -9,6 +9,7 @@
 import type { Page } from "playwright-core";
 import type { CapabilityResult } from "../../src/protocol.ts";
 import type { CapabilityContext } from "../../src/runner/host.ts";
+import { pollUntil } from "../../src/time.ts";
 
 /**
  * The URLs of the tabs opened beside one host page.
@@ -55,15 +56,13 @@ export class OpenedTabs {
    * the `checkLinkOpen` answer of a host whose page opens links itself.
    */
   async waitFor(prefix: string, context: CapabilityContext): Promise<CapabilityResult> {
-    const deadline = Date.now() + Math.min(context.timeoutMs, 10_000);
-    while (true) {
-      const opened = this.find(prefix);
-      if (opened !== undefined) return { ok: true, value: { opened: true, url: opened } };
-      if (Date.now() >= deadline || context.signal.aborted) {
-        return { ok: false, error: `No tab opened ${prefix}`, value: { opened: false } };
-      }
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    const opened = await pollUntil(() => this.find(prefix), {
+      timeoutMs: Math.min(context.timeoutMs, 10_000),
+      intervalMs: 50,
+      signal: context.signal,
+    });
+    if (opened !== undefined) return { ok: true, value: { opened: true, url: opened } };
+    return { ok: false, error: `No tab opened ${prefix}`, value: { opened: false } };
   }
 
   /** Forgets the tabs so far (between tests). */

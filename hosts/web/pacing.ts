@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { delay } from "../../src/time.ts";
 
 /** The gap real products get unless told otherwise: 1.5 s between interactions. */
 export const DEFAULT_PACE_MS = 1_500;
@@ -55,17 +56,7 @@ export class Pacer {
   /** Waits until the gap since the previous interaction has passed (or `signal` aborts), then counts one. */
   async step(signal?: AbortSignal): Promise<void> {
     const wait = this.#last + this.gapMs - Date.now();
-    if (wait > 0 && !signal?.aborted) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, wait);
-        signal?.addEventListener("abort", done, { once: true });
-        function done() {
-          clearTimeout(timer);
-          signal?.removeEventListener("abort", done);
-          resolve();
-        }
-      });
-    }
+    if (wait > 0) await delay(wait, signal);
     this.#last = Date.now();
     this.#count++;
   }

@@ -19,6 +19,7 @@ import {
 import { readDownload } from "../../src/runner/browser_host.ts";
 import type { CapabilityContext, RequestOf, SuiteBridge } from "../../src/runner/host.ts";
 import { findSuiteFrame, FrameSuiteBridge } from "../../src/runner/suite_bridge.ts";
+import { pollUntil } from "../../src/time.ts";
 import { LoopbackPageHost } from "./loopback_page_host.ts";
 import { DIALOG_ACCEPT_TEST_IDS } from "./reference/page_dialogs.ts";
 import type { ReferenceListeners } from "./reference/listeners.ts";
@@ -119,21 +120,15 @@ export class ReferenceHost extends LoopbackPageHost<ReferenceListeners> {
     request: RequestOf<"conversationContains">,
     context: CapabilityContext,
   ): Promise<CapabilityResult> {
-    const deadline = Date.now() + request.timeoutMs;
-    while (true) {
+    const turn = await pollUntil(async () => {
       const turns = await this.page.evaluate(() => globalThis.__referenceHost!.conversation);
-      const turn = turns.find((entry) => entry.text.includes(request.marker));
-      if (turn !== undefined) {
-        return {
-          ok: true,
-          value: { found: true, role: turn.role, text: turn.text.trim() } satisfies ConversationMatch,
-        };
-      }
-      if (Date.now() >= deadline || context.signal.aborted) {
-        return { ok: true, value: { found: false } satisfies ConversationMatch };
-      }
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+      return turns.find((entry) => entry.text.includes(request.marker));
+    }, { timeoutMs: request.timeoutMs, intervalMs: 100, signal: context.signal });
+    if (turn === undefined) return { ok: true, value: { found: false } satisfies ConversationMatch };
+    return {
+      ok: true,
+      value: { found: true, role: turn.role, text: turn.text.trim() } satisfies ConversationMatch,
+    };
   }
 
   /** The tool names the model sees. */

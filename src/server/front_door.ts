@@ -17,6 +17,7 @@
  *
  * @module
  */
+import { raceDelay } from "../time.ts";
 
 /** How long a connection may take to send its request's whole head. */
 export const HEADER_TIMEOUT_MS = 10_000;
@@ -91,12 +92,7 @@ class Passage {
     const answer = `HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`;
     // A client that reads nothing cannot hold the close: the answer is one small write, raced with a delay.
     const written = this.client.write(encoder.encode(answer)).catch(() => 0);
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise((resolve) => timer = setTimeout(resolve, 100));
-    void Promise.race([written, late]).finally(() => {
-      clearTimeout(timer);
-      this.close();
-    });
+    void raceDelay([written], 100).finally(() => this.close());
   }
 }
 

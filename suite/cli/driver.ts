@@ -11,6 +11,7 @@ import type { ResultSink, RunSettings, SuiteDriver, TestCase } from "../../src/s
 import { tierOf } from "../../src/suite.ts";
 import { redact } from "../../src/report/redact.ts";
 import { stripControls } from "../../src/report/sanitize.ts";
+import { delay, scaled } from "../../src/time.ts";
 import { observe } from "./observe.ts";
 import { recordStreams, saveRecordings, type StreamRecording } from "./stream_record.ts";
 import { CLI_TIERS, type CliTier, DEFAULT_TEST_TIMEOUT_MS } from "./tiers.ts";
@@ -122,7 +123,7 @@ async function outcomeOf(
   if (!tier) {
     return errorOutcome(`No CLI tier runs test "${test.id}": check the tier list in suite/cli/tiers.ts`);
   }
-  const timeoutMs = (tier.timeoutMs ?? DEFAULT_TEST_TIMEOUT_MS) * settings.timeoutMultiplier;
+  const timeoutMs = scaled(tier.timeoutMs ?? DEFAULT_TEST_TIMEOUT_MS, settings.timeoutMultiplier);
   const controller = new AbortController();
   const onRunAbort = () => controller.abort(settings.signal.reason);
   settings.signal.addEventListener("abort", onRunAbort, { once: true });
@@ -142,17 +143,12 @@ async function outcomeOf(
     if (outcome.status === "TIMEOUT" && controller.signal.aborted) {
       // Let the tier finish its cleanup (process-group kill) before the result is reported, but a tier that
       // ignores its signal must not hold the whole run, nor an interrupt (the run's abort ends the wait).
-      let grace: ReturnType<typeof setTimeout> | undefined;
-      const interrupted = Promise.withResolvers<void>();
-      const onInterrupt = () => interrupted.resolve();
-      settings.signal.addEventListener("abort", onInterrupt, { once: true });
+      const waited = new AbortController();
       await Promise.race([
         running,
-        interrupted.promise,
-        new Promise((resolve) => grace = setTimeout(resolve, CLEANUP_GRACE_MS)),
+        delay(CLEANUP_GRACE_MS, AbortSignal.any([settings.signal, waited.signal])),
       ]);
-      clearTimeout(grace);
-      settings.signal.removeEventListener("abort", onInterrupt);
+      waited.abort(); // clears the grace timer when the tier finished first
     }
     return outcome;
   } finally {

@@ -16,6 +16,7 @@ import { Client, LATEST_PROTOCOL_VERSION, StreamableHTTPClientTransport } from "
 import type { Tool } from "@modelcontextprotocol/client";
 import { APP_MIME_TYPE, type DeclaredCsp, RESOURCE_URIS, UI_EXTENSION_ID } from "../../../src/fixtures.ts";
 import type { LauncherName } from "../../../src/protocol.ts";
+import { delay, raceDelay } from "../../../src/time.ts";
 import { buildCsp, cspFlawsOf } from "./csp.ts";
 import { INNER_SANDBOX, OPAQUE_VIEW_VARIANTS } from "./sandbox_page.ts";
 import { HOST_CONFIG_ELEMENT_ID, type HostPageConfig, type ReferenceHostApi } from "./page_state.ts";
@@ -324,13 +325,13 @@ async function teardown(reason: string): Promise<{ acked: boolean }> {
   } else if (broken("no-teardown-wait")) {
     // Sent, then the View is removed well before its (400 ms delayed) answer can arrive.
     void current.bridge.teardownResource({ reason } as Record<string, unknown>).catch(() => {});
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    await delay(150);
   } else {
-    const cap = new Promise<false>((resolve) => setTimeout(() => resolve(false), 5_000));
-    acked = await Promise.race([
-      current.bridge.teardownResource({ reason } as Record<string, unknown>).then(() => true, () => false),
-      cap,
-    ]);
+    const answered = current.bridge.teardownResource({ reason } as Record<string, unknown>).then(
+      () => true,
+      () => false,
+    );
+    acked = await raceDelay([answered], 5_000) === true;
   }
   for (const cleanup of current.cleanups ?? []) cleanup();
   await current.bridge.close().catch(() => {});
