@@ -9,9 +9,7 @@
 import type { CliHostConfig, Config } from "../src/config.ts";
 import {
   CAPABILITY_FLAGS,
-  type GoldenPath,
   type HostCapabilities,
-  type HostInvocation,
   type HostRunner,
   type InvocationRequest,
   type MockModelSetup,
@@ -22,6 +20,7 @@ import type { CliHostEntry, HostEntry } from "../src/host.ts";
 import { findExecutable } from "../src/exec/find_executable.ts";
 import { ARGV_PLACEHOLDERS, type ArgvPlaceholder } from "../src/config_problems.ts";
 import { yamlHostEntry } from "./web/yaml_host.ts";
+import { type ArgvPlan, cliRunner } from "./cli/_runner.ts";
 
 /** Registry entries for every host in the config file. */
 export function configHosts(config: Config): HostEntry[] {
@@ -34,13 +33,12 @@ function cliEntry(host: CliHostConfig): CliHostEntry {
   const capabilities: HostCapabilities = Object.freeze(Object.fromEntries(
     CAPABILITY_FLAGS.map((flag) => [flag, host.capabilities[flag] ?? NO_CAPABILITIES[flag]]),
   ) as unknown as HostCapabilities);
-  const runner: HostRunner = {
+  const runner: HostRunner = cliRunner({
     name: host.id,
     binary: host.binary,
     dialect: host.dialect,
     capabilities,
     streamShape: host.streamShape,
-    goldenPaths: Object.keys(host.paths),
     capabilityMarkers: Object.freeze(Object.fromEntries(
       Object.entries(host.capabilityMarkers).flatMap(([flag, markers]) =>
         markers ? [[flag, Object.freeze([...markers])]] : []
@@ -48,32 +46,17 @@ function cliEntry(host: CliHostConfig): CliHostEntry {
     )),
     detect: () => findExecutable(host.binary, host.id),
     ...mockModelOf(host),
-    build(path: GoldenPath, request: InvocationRequest): HostInvocation {
-      const template = host.paths[path];
-      if (!template) {
-        throw new RangeError(`Host "${host.id}" has no argv for golden path "${path}" in its config`);
-      }
-      const values: Record<ArgvPlaceholder, string> = {
-        prompt: request.prompt,
-        model: request.model ?? "",
-        cwd: request.workingDir ?? "",
-        agent: request.agent ?? "",
-        tools: (request.tools ?? []).join(","),
-        jsonSchema: request.jsonSchema ?? "",
-        workspace: request.workspaceRoot ?? "",
-      };
-      const args = fillArgv(template, values);
-      return Object.freeze({
-        binary: host.binary,
-        args: Object.freeze(args),
-        env: Object.freeze({ ...host.env }),
-        capabilities,
-        cleanupPaths: Object.freeze([]),
-        envAllow: Object.freeze([...host.envAllow]),
-        ...(request.workingDir ? { cwd: request.workingDir } : {}),
-      });
-    },
-  };
+    env: host.env,
+    envAllow: host.envAllow,
+    missingPath: (path) => `Host "${host.id}" has no argv for golden path "${path}" in its config`,
+    paths: Object.fromEntries(
+      Object.entries(host.paths).flatMap(([path, template]) =>
+        template
+          ? [[path, (request: InvocationRequest): ArgvPlan => ({ args: argvOf(template, request) })]]
+          : []
+      ),
+    ),
+  });
   return {
     id: host.id,
     kind: "cli",
@@ -81,6 +64,19 @@ function cliEntry(host: CliHostConfig): CliHostEntry {
     capabilities: CAPABILITY_FLAGS.filter((flag) => capabilities[flag]),
     runner,
   };
+}
+
+function argvOf(template: readonly string[], request: InvocationRequest): string[] {
+  const values: Record<ArgvPlaceholder, string> = {
+    prompt: request.prompt,
+    model: request.model ?? "",
+    cwd: request.workingDir ?? "",
+    agent: request.agent ?? "",
+    tools: (request.tools ?? []).join(","),
+    jsonSchema: request.jsonSchema ?? "",
+    workspace: request.workspaceRoot ?? "",
+  };
+  return fillArgv(template, values);
 }
 
 /** The mock-model setup a config host describes (`{url}` and `{home}` filled in), or why it has none. */

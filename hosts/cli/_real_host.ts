@@ -6,15 +6,10 @@
  * @module
  */
 import { binEnvName, findExecutable } from "../../src/exec/find_executable.ts";
-import type {
-  GoldenPath,
-  HostCapabilities,
-  HostInvocation,
-  HostRunner,
-  InvocationRequest,
-} from "../../src/exec/host_runner.ts";
+import type { HostCapabilities, HostRunner, InvocationRequest } from "../../src/exec/host_runner.ts";
 import type { CliHostEntry } from "../../src/host.ts";
 import { CAPABILITY_FLAGS } from "../../src/exec/host_runner.ts";
+import { type ArgvPlan, cliRunner } from "./_runner.ts";
 import type { PinnedHost, PinnedRuntimeName } from "./_installed.ts";
 import { shimPath } from "./_installed.ts";
 
@@ -65,12 +60,7 @@ export const HOME_ALLOW: readonly string[] = [
   "XDG_CACHE_HOME",
 ];
 
-/** The parts of an invocation a host file decides. */
-export interface ArgvPlan {
-  readonly args: readonly string[];
-  readonly env?: Readonly<Record<string, string>>;
-  readonly cleanupPaths?: readonly string[];
-}
+export type { ArgvPlan };
 
 /**
  * How `deno task hosts:install` installs a host: one npm package at an exact version (its pinned version,
@@ -136,33 +126,25 @@ export interface RealHost {
  */
 export function defineRealHost(spec: RealHostSpec): RealHost {
   const { id, summary, paths, unsupportedPaths, envAllow, env, install, envPrefixes, ...rest } = spec;
-  const runner = {
+  const unsupported: Readonly<Partial<Record<string, string>>> = Object.freeze({ ...unsupportedPaths });
+  const built = cliRunner({
     ...rest,
     name: id,
     pinnedVersion: install.version,
-    goldenPaths: Object.freeze(Object.keys(paths)),
-    unsupportedPaths: Object.freeze({ ...unsupportedPaths }) as Readonly<Partial<Record<string, string>>>,
+    unsupportedPaths: unsupported,
     detect: () => detectBinary(id, spec.binary),
-    build(path: GoldenPath, request: InvocationRequest): HostInvocation {
-      const builder = paths[path];
-      if (!builder) {
-        const why = unsupportedPaths?.[path] ?? "not a golden path of this host";
-        throw new RangeError(
-          `Host "${id}" has no golden path "${path}" (${why}): use one of ${Object.keys(paths).join(", ")}`,
-        );
-      }
-      const plan = builder(request);
-      return Object.freeze({
-        binary: resolveBinary(id, spec.binary),
-        args: Object.freeze([...plan.args]),
-        env: Object.freeze({ ...QUIET_ENV, ...env, ...plan.env }),
-        capabilities: spec.capabilities,
-        cleanupPaths: Object.freeze([...(plan.cleanupPaths ?? [])]),
-        envAllow: Object.freeze([...HOME_ALLOW, ...envAllow]),
-        ...(request.workingDir ? { cwd: request.workingDir } : {}),
-      });
+    command: () => ({ binary: resolveBinary(id, spec.binary), args: [] }),
+    env: { ...QUIET_ENV, ...env },
+    envAllow: [...HOME_ALLOW, ...envAllow],
+    missingPath: (path) => {
+      const why = unsupportedPaths?.[path] ?? "not a golden path of this host";
+      return `Host "${id}" has no golden path "${path}" (${why}): use one of ${
+        Object.keys(paths).join(", ")
+      }`;
     },
-  };
+    paths,
+  });
+  const runner = { ...built, unsupportedPaths: unsupported };
   const entry: CliHostEntry = {
     id,
     kind: "cli",

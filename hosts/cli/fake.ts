@@ -7,14 +7,9 @@
  */
 import { fakeHostCommand } from "../../src/exec/self.ts";
 import type { CliHostEntry } from "../../src/host.ts";
-import type {
-  GoldenPath,
-  HostCapabilities,
-  HostInvocation,
-  HostRunner,
-  InvocationRequest,
-} from "../../src/exec/host_runner.ts";
+import type { HostCapabilities, HostRunner } from "../../src/exec/host_runner.ts";
 import { NO_CAPABILITIES } from "../../src/exec/host_runner.ts";
+import { cliRunner } from "./_runner.ts";
 
 const CAPABILITIES: HostCapabilities = Object.freeze({
   ...NO_CAPABILITIES,
@@ -23,49 +18,35 @@ const CAPABILITIES: HostCapabilities = Object.freeze({
 });
 
 /** The runner of the `fake` host. */
-export const fakeRunner: HostRunner = {
+export const fakeRunner: HostRunner = cliRunner({
   name: "fake",
   binary: "conformance",
   dialect: "claude",
   capabilities: CAPABILITIES,
   streamShape: { init: "required", terminal: "event" },
-  goldenPaths: ["streaming", "blocking-json", "resume", "detached", "version-check"],
   scripted: true,
   capabilityMarkers: { streaming: ["stream-json"] },
   detect: () => Promise.resolve(fakeHostCommand().binary),
-  build(path: GoldenPath, request: InvocationRequest): HostInvocation {
-    const self = fakeHostCommand();
-    const hostArgs = path === "version-check" ? ["--version"] : path === "blocking-json"
-      ? [
+  command: () => fakeHostCommand(),
+  env: { CONFORMANCE_NON_INTERACTIVE: "1", CONFORMANCE_AUTOMATION: "1" },
+  envAllow: ["HOME", "DENO_DIR", "XDG_CACHE_HOME"],
+  missingPath: (path) =>
+    `The fake host has no golden path "${path}": use streaming, blocking-json, resume, detached or version-check`,
+  paths: {
+    "streaming": (request) => ({ args: ["--output-format", "stream-json", request.prompt] }),
+    "blocking-json": (request) => ({
+      args: [
         "--output-format",
         "json",
         ...(request.jsonSchema ? ["--json-schema", request.jsonSchema] : []),
         request.prompt,
-      ]
-      : path === "resume"
-      ? ["--output-format", "stream-json", "--resume", "last", request.prompt]
-      : path === "detached"
-      ? ["--output-format", "text", request.prompt]
-      : path === "streaming"
-      ? ["--output-format", "stream-json", request.prompt]
-      : unsupported(path);
-    return Object.freeze({
-      binary: self.binary,
-      args: Object.freeze([...self.args, ...hostArgs]),
-      env: Object.freeze({ CONFORMANCE_NON_INTERACTIVE: "1", CONFORMANCE_AUTOMATION: "1" }),
-      capabilities: CAPABILITIES,
-      cleanupPaths: Object.freeze([]),
-      envAllow: Object.freeze(["HOME", "DENO_DIR", "XDG_CACHE_HOME"]),
-      ...(request.workingDir ? { cwd: request.workingDir } : {}),
-    });
+      ],
+    }),
+    "resume": (request) => ({ args: ["--output-format", "stream-json", "--resume", "last", request.prompt] }),
+    "detached": (request) => ({ args: ["--output-format", "text", request.prompt] }),
+    "version-check": () => ({ args: ["--version"] }),
   },
-};
-
-function unsupported(path: string): never {
-  throw new RangeError(
-    `The fake host has no golden path "${path}": use streaming, blocking-json, resume, detached or version-check`,
-  );
-}
+});
 
 /** Registry entry of `fake`. */
 export const fakeHost: CliHostEntry = {

@@ -7,54 +7,31 @@
  */
 import { fakeHostCommand } from "../../src/exec/self.ts";
 import type { CliHostEntry } from "../../src/host.ts";
-import type {
-  GoldenPath,
-  HostInvocation,
-  HostRunner,
-  InvocationRequest,
-} from "../../src/exec/host_runner.ts";
+import type { HostRunner } from "../../src/exec/host_runner.ts";
 import { NO_CAPABILITIES } from "../../src/exec/host_runner.ts";
+import { cliRunner } from "./_runner.ts";
 
 /** The runner of the `fake-minimal` host. */
-export const fakeMinimalRunner: HostRunner = {
+export const fakeMinimalRunner: HostRunner = cliRunner({
   name: "fake-minimal",
   binary: "conformance",
   dialect: "claude",
   capabilities: NO_CAPABILITIES,
   streamShape: { init: "required", terminal: "event" },
-  goldenPaths: ["streaming", "blocking-json", "resume", "detached", "version-check"],
   scripted: true,
   detect: () => Promise.resolve(fakeHostCommand().binary),
-  build(path: GoldenPath, request: InvocationRequest): HostInvocation {
-    const self = fakeHostCommand();
-    const hostArgs = path === "version-check"
-      ? ["--version"]
-      : path === "blocking-json"
-      ? ["run", "--output-format", "json", request.prompt]
-      : path === "resume"
-      ? ["run", "--resume", "last", request.prompt]
-      : path === "detached"
-      ? ["run", "--output-format", "text", request.prompt]
-      : path === "streaming"
-      ? ["run", request.prompt]
-      : unsupported(path);
-    return Object.freeze({
-      binary: self.binary,
-      args: Object.freeze([...self.args, ...hostArgs]),
-      env: Object.freeze({}),
-      capabilities: NO_CAPABILITIES,
-      cleanupPaths: Object.freeze([]),
-      envAllow: Object.freeze([]),
-      ...(request.workingDir ? { cwd: request.workingDir } : {}),
-    });
-  },
-};
-
-function unsupported(path: string): never {
-  throw new RangeError(
+  command: () => fakeHostCommand(),
+  envAllow: [],
+  missingPath: (path) =>
     `The fake-minimal host has no golden path "${path}": use streaming, blocking-json, resume, detached or version-check`,
-  );
-}
+  paths: {
+    "streaming": (request) => ({ args: ["run", request.prompt] }),
+    "blocking-json": (request) => ({ args: ["run", "--output-format", "json", request.prompt] }),
+    "resume": (request) => ({ args: ["run", "--resume", "last", request.prompt] }),
+    "detached": (request) => ({ args: ["run", "--output-format", "text", request.prompt] }),
+    "version-check": () => ({ args: ["--version"] }),
+  },
+});
 
 /** Registry entry of `fake-minimal`. */
 export const fakeMinimalHost: CliHostEntry = {
