@@ -50,7 +50,12 @@ import { oneLine } from "../src/file_errors.ts";
 import { join } from "node:path";
 import { redact, secretsFromEnv } from "../src/report/redact.ts";
 import { readableEnv } from "../src/exec/env.ts";
-import { ABORT_KILL_DEADLINE_MS, killLiveGroups, killLiveGroupsAfter } from "../src/exec/process_group.ts";
+import {
+  ABORT_KILL_DEADLINE_MS,
+  killLiveGroups,
+  killLiveGroupsAfter,
+  terminateLiveGroups,
+} from "../src/exec/process_group.ts";
 import { REPORT_SCHEMA, type RunReport } from "../src/report/schema.ts";
 import { summarize, type TestResult } from "../src/outcome.ts";
 import { HARNESS_VERSION, SUITE_REVISION } from "../src/version.ts";
@@ -344,6 +349,7 @@ export async function runConformance(
       Deno.exit(signalExit);
     }
     signalExit = code;
+    terminateLiveGroups();
     controller.abort();
     // Whatever host group the teardown has not ended by then goes at once, before a supervisor's SIGKILL.
     killLiveGroupsAfter(ABORT_KILL_DEADLINE_MS);

@@ -310,6 +310,15 @@ export function trackEscaped(pid: number): () => void {
 export const ABORT_KILL_DEADLINE_MS = 500;
 
 /**
+ * Sends SIGTERM to every group recorded by {@linkcode trackGroup} at once, without blocking (one `kill` for all
+ * where `Deno.kill` is refused): an interrupt starts every host's end at the signal, not when its driver's
+ * teardown reaches it. The executors' own kills follow (a KILL after the grace) and verify each group gone.
+ */
+export function terminateLiveGroups(): void {
+  for (const pgid of liveGroups) void signalGroupAsync(pgid, "SIGTERM").catch(() => false);
+}
+
+/**
  * Schedules {@linkcode killLiveGroups} `ms` from now, on a timer that does not keep the program alive: the
  * interrupted run's backstop for a teardown slower than the signal's deadline (a loaded machine, a driver still
  * closing its browser). Returns the function that cancels it.
