@@ -11,16 +11,21 @@
  *
  * It sees hosts only as a {@linkcode HostInvocation}, a {@linkcode Normalizer} and a {@linkcode StreamShape}.
  *
+ * Its parts: the process group (spawn, kill, verify gone, tracked until disposed) is src/exec/host_process.ts;
+ * the deadlines (wall, idle, startup, abort → one stop reason) are src/exec/stop_clock.ts, their defaults
+ * src/exec/deadlines.ts; what the output leaves in the observation (caps, line violations, stderr tail) is
+ * src/exec/stream_collector.ts; escaped processes are src/exec/escapes.ts. This module wires them together.
+ *
  * @module
  */
 import type { DraftEvent, NormalizedEvent, Normalizer } from "../normalize/events.ts";
-import { BASELINE_ENV_ALLOW, projectEnv, readEnv } from "./env.ts";
 import type { HostInvocation, StreamShape } from "./host_runner.ts";
 import { DEFAULT_MAX_LINE_BYTES, forEachLine, type Line } from "./line_reader.ts";
-import { KeptEvents } from "./kept_events.ts";
-import type { Observation, StopReason, Violation } from "./observation.ts";
-import { groupAlive, killGroup, trackGroup } from "./process_group.ts";
-import { describeEscapes, EscapeHunt, newSpawnTag, SPAWN_TAG_ENV } from "./escapes.ts";
+import type { Observation, Violation } from "./observation.ts";
+import { describeEscapes, EscapeHunt, SPAWN_TAG_ENV } from "./escapes.ts";
+import { HostProcess } from "./host_process.ts";
+import { StopClock } from "./stop_clock.ts";
+import { StreamCollector } from "./stream_collector.ts";
 import { explainRefusal } from "../permissions.ts";
 import { HarnessError } from "../errors.ts";
 import { raceDelay } from "../time.ts";
@@ -76,15 +81,7 @@ export interface ExecuteOptions {
 
 export { MAX_KEPT_EVENT_BYTES, MAX_KEPT_EVENTS, MAX_KEPT_RAW_BYTES } from "./kept_events.ts";
 
-/**
- * Most stderr lines and violations an observation keeps. A hostile host can print millions of lines; past
- * these caps (and those of events and raw lines, src/exec/kept_events.ts) the executor still reads,
- * normalises and passes every line to the callbacks (and still stops at the terminal event), but keeps only
- * a count, so the harness's memory stays bounded.
- */
-export const MAX_KEPT_STDERR_LINES = 2_000;
-/** See {@linkcode MAX_KEPT_STDERR_LINES}. */
-export const MAX_KEPT_VIOLATIONS = 100;
+export { MAX_KEPT_STDERR_LINES, MAX_KEPT_VIOLATIONS } from "./stream_collector.ts";
 
 const DEFAULTS = { ...CLI_DEADLINES, maxLineBytes: DEFAULT_MAX_LINE_BYTES };
 
@@ -129,51 +126,20 @@ async function run(
   started: number,
 ): Promise<Observation> {
   const limits = { ...DEFAULTS, ...definedOnly(options) };
-  const kept = new KeptEvents();
-  const stderr: string[] = [];
-  const hostStderr: string[] = [];
-  const violations: Violation[] = [];
-  const dropped = { stderrLines: 0, violations: 0 };
-  const violate = (violation: Violation) => {
-    if (violations.length < MAX_KEPT_VIOLATIONS) violations.push(violation);
-    else dropped.violations++;
-  };
-  const base = {
-    host: options.host,
-    kept,
-    stderr,
-    hostStderr,
-    violations,
-    dropped,
-  };
-  let child: Deno.ChildProcess;
-  // Every process the host starts inherits the tag: how those that leave its group are found (escapes.ts).
-  const tag = newSpawnTag();
+  const collector = new StreamCollector(limits.maxLineBytes);
+  let host: HostProcess;
   try {
-    child = new Deno.Command(invocation.binary, {
-      args: [...invocation.args],
-      env: {
-        ...projectEnv(
-          invocation,
-          options.parentEnv ?? readEnv([...BASELINE_ENV_ALLOW, ...invocation.envAllow]),
-        ),
-        [SPAWN_TAG_ENV]: tag,
-      },
-      clearEnv: true,
-      ...(invocation.cwd === undefined ? {} : { cwd: invocation.cwd }),
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-      detached: true,
-    }).spawn();
+    host = HostProcess.spawn(invocation, options.parentEnv);
   } catch (error) {
     // The harness's own permission set refusing the program is the harness's limit, not the host's fault.
     const refusal = explainRefusal(error);
     if (refusal !== null) throw new HarnessError(refusal, { cause: error });
     const reason = error instanceof Error ? error.message : String(error);
     const message = `Subprocess spawn failed: ${reason}`;
-    violations.push({ kind: "spawn_failed", stream: "process", message });
-    return finish({ ...base, started, stdoutLines: 0, stdoutBytes: 0, exitCode: null, signal: null }, {
+    collector.violations.push({ kind: "spawn_failed", stream: "process", message });
+    return collector.observation(options.host, started, {
+      exitCode: null,
+      signal: null,
       resultSeen: null,
       stopped: null,
       killed: false,
@@ -182,104 +148,56 @@ async function run(
       spawnError: message,
     });
   }
-  const pgid = child.pid;
-  const untrack = trackGroup(pgid);
-  try {
-    return await watch(child, options, { limits, base, violate, started, tag });
-  } finally {
-    untrack();
-  }
+  // The group stays tracked for a second Ctrl-C until the run is over.
+  using tracked = host;
+  return await watch(tracked, options, { limits, collector, started });
 }
 
-/** What {@linkcode watch} needs of the run that spawned the child. */
+/** What {@linkcode watch} needs of the run that spawned the host. */
 interface Watched {
   readonly limits: typeof DEFAULTS;
-  readonly base: Omit<Collected, "started" | "stdoutLines" | "stdoutBytes" | "exitCode" | "signal">;
-  readonly violate: (violation: Violation) => void;
+  readonly collector: StreamCollector;
   readonly started: number;
-  /** The spawn's tag ({@linkcode SPAWN_TAG_ENV}). */
-  readonly tag: string;
 }
 
-/** Reads, times and ends a spawned host; the group stays tracked for a second Ctrl-C until this returns. */
+/** Reads, times and ends a spawned host. */
 async function watch(
-  child: Deno.ChildProcess,
+  host: HostProcess,
   options: ExecuteOptions,
-  { limits, base, violate, started, tag }: Watched,
+  { limits, collector, started }: Watched,
 ): Promise<Observation> {
-  const { kept, stderr, hostStderr, violations, dropped } = base;
-  const pgid = child.pid;
-
-  let stopped: StopReason | null = null;
-  let streamDone = false;
-  let signalStop!: () => void;
-  const stopRequested = new Promise<"stop">((resolve) => signalStop = () => resolve("stop"));
-  const stop = (why: StopReason) => {
-    // After the stream, only an abort still counts: it cuts the post-terminal grace short.
-    if (stopped !== null || (streamDone && why !== "abort")) return;
-    stopped = why;
-    signalStop();
-  };
-  const control: RunControl = { abort: () => stop("abort") };
-  const onAbort = () => stop("abort");
-  if (options.signal?.aborted) stop("abort");
-  options.signal?.addEventListener("abort", onAbort, { once: true });
-  const wallTimer = setTimeout(() => stop("wall"), limits.wallTimeoutMs);
-  let lastByte = performance.now();
-  let anyByte = false;
-  const onBytes = () => {
-    lastByte = performance.now();
-    anyByte = true;
-  };
-  const startupMs = options.startupTimeoutMs ?? limits.idleTimeoutMs;
-  const idleTimer = Number.isFinite(limits.idleTimeoutMs)
-    ? setInterval(() => {
-      if (performance.now() - lastByte > (anyByte ? limits.idleTimeoutMs : startupMs)) stop("idle");
-    }, Math.max(10, Math.min(200, limits.idleTimeoutMs / 5)))
-    : undefined;
+  const { child, pgid } = host;
+  const clock = new StopClock({
+    wallTimeoutMs: limits.wallTimeoutMs,
+    idleTimeoutMs: limits.idleTimeoutMs,
+    ...(options.startupTimeoutMs === undefined ? {} : { startupTimeoutMs: options.startupTimeoutMs }),
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  const control: RunControl = { abort: () => clock.stop("abort") };
 
   const readers = new AbortController();
   let seq = 0;
-  let stdoutLines = 0;
-  let stdoutBytes = 0;
   let terminalSeen = false;
   let signalTerminal!: () => void;
   const terminalReached = new Promise<"terminal">((resolve) => signalTerminal = () => resolve("terminal"));
   const stamp = (draft: DraftEvent) => ({ ...draft, host: options.host, seq: seq++ }) as NormalizedEvent;
   const accept = (event: NormalizedEvent) => {
-    kept.add(event);
-    if (event.kind === "terminal" && event.status !== "success") {
-      stderr.push(`[result] ${event.result || event.reason || event.status}`);
-    }
+    collector.keep(event);
     options.onEvent?.(event, control);
   };
 
-  const readOptions = { maxLineBytes: limits.maxLineBytes, onBytes, signal: readers.signal };
+  const readOptions = {
+    maxLineBytes: limits.maxLineBytes,
+    onBytes: () => clock.onBytes(),
+    signal: readers.signal,
+  };
   const onStdout = (line: Line) => {
-    stdoutLines++;
-    stdoutBytes += line.bytes + 1;
+    collector.countStdout(line);
     // After the terminal (or a stop) the rest is drained unread, so a writing host never meets a closed pipe.
-    if (terminalSeen || stopped !== null) return;
-    if (line.tooLong) {
-      violate({
-        kind: "line_too_long",
-        stream: "stdout",
-        line: stdoutLines,
-        message:
-          `stdout line ${stdoutLines} is ${line.bytes} bytes, over the ${limits.maxLineBytes}-byte limit`,
-      });
-      return;
-    }
-    if (line.invalidUtf8) {
-      violate({
-        kind: "invalid_utf8",
-        stream: "stdout",
-        line: stdoutLines,
-        message: `stdout line ${stdoutLines} is not valid UTF-8 (bad bytes replaced with U+FFFD)`,
-      });
-    }
+    if (terminalSeen || clock.reason !== null) return;
+    if (!collector.checkStdout(line)) return;
     options.onStdoutLine?.(line.text, control);
-    kept.beginLine(line.bytes);
+    collector.kept.beginLine(line.bytes);
     for (const draft of options.normalizer.line(line.text)) {
       const event = stamp(draft);
       accept(event);
@@ -288,41 +206,25 @@ async function watch(
         signalTerminal();
         break;
       }
-      if (stopped !== null) break;
+      if (clock.reason !== null) break;
     }
   };
   // Line by line as each chunk is cut (forEachLine): one await per chunk, and no list of a flood's lines.
   const stdoutDone = forEachLine(child.stdout, onStdout, readOptions).then(() => "eof" as const);
-
-  let stderrLines = 0;
-  let stderrTail: string[] = [];
   const onStderr = (line: Line) => {
-    const number = ++stderrLines;
-    if (line.tooLong || line.invalidUtf8) {
-      violate({
-        kind: line.tooLong ? "line_too_long" : "invalid_utf8",
-        stream: "stderr",
-        line: number,
-        message: line.tooLong
-          ? `stderr line ${number} is ${line.bytes} bytes, over the ${limits.maxLineBytes}-byte limit`
-          : `stderr line ${number} is not valid UTF-8 (bad bytes replaced with U+FFFD)`,
-      });
-    }
-    if (hostStderr.length < MAX_KEPT_STDERR_LINES) {
-      hostStderr.push(line.text);
-      stderr.push(line.text);
-    } else {
-      dropped.stderrLines++;
-      stderrTail.push(line.text);
-      if (stderrTail.length > 40) stderrTail = stderrTail.slice(-20);
-    }
-    if (stopped === null) options.onStderrLine?.(line.text, control);
+    collector.stderrLine(line);
+    if (clock.reason === null) options.onStderrLine?.(line.text, control);
   };
   const stderrDone = forEachLine(child.stderr, onStderr, readOptions);
   const output = watchOutput(child, Promise.all([stdoutDone, stderrDone]));
+  const killOptions = {
+    killGraceMs: limits.killGraceMs,
+    verifyGoneMs: limits.verifyGoneMs,
+    ...(options.signal ? { signal: options.signal } : {}),
+  };
   // Processes that left the group are beyond the group kill: they are hunted by the spawn's tag when the
   // host exits with its output still open (an escaped writer holding it), and once more at the end.
-  const hunt = new EscapeHunt(tag, pgid, {
+  const hunt = new EscapeHunt(host.tag, pgid, {
     graceMs: limits.killGraceMs,
     verifyMs: limits.verifyGoneMs,
     ...(options.signal ? { signal: options.signal } : {}),
@@ -331,70 +233,63 @@ async function watch(
     if (await raceDelay([output.closed], OPEN_AFTER_EXIT_MS) === "late") await hunt.sweep();
   });
 
-  let killed = false;
-  let groupGone = false;
-  const kill = async () => {
-    killed = true;
-    groupGone = await killGroup(pgid, {
-      graceMs: limits.killGraceMs,
-      verifyMs: limits.verifyGoneMs,
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
-  };
-
-  const first = await Promise.race([terminalReached, stdoutDone, stopRequested]);
-  if (first !== "stop") {
-    streamDone = true;
-    // The stream is over; the process gets a grace period to exit on its own.
-    const exited = await raceDelay(
-      [child.status.then(() => "exited" as const), stopRequested],
-      limits.postStreamGraceMs,
-    );
-    if (exited !== "exited") await kill();
-  } else {
-    await kill();
+  {
+    using _ = clock;
+    const first = await Promise.race([terminalReached, stdoutDone, clock.requested]);
+    if (first !== "stop") {
+      clock.streamEnded();
+      // The stream is over; the process gets a grace period to exit on its own.
+      const exited = await raceDelay(
+        [child.status.then(() => "exited" as const), clock.requested],
+        limits.postStreamGraceMs,
+      );
+      if (exited !== "exited") await host.kill(killOptions);
+    } else {
+      await host.kill(killOptions);
+    }
   }
-  clearTimeout(wallTimer);
-  clearInterval(idleTimer);
-  options.signal?.removeEventListener("abort", onAbort);
 
   const status = await raceDelay([child.status], limits.verifyGoneMs);
   // Output still held open by a process outside the group must not hold the run: stop reading it.
   const drained = await raceDelay([output.closed], DRAIN_MS);
   // Whether the group still held the output when reading stopped (else something outside it did).
-  const groupHeldOutput = drained !== "late" ? false : killed ? !groupGone : await groupAlive(pgid);
+  const groupHeldOutput = drained !== "late"
+    ? false
+    : host.killed
+    ? !host.groupGone
+    : !(await host.checkGone());
   if (drained === "late") readers.abort();
   await output.closed;
 
-  if (!killed) {
-    groupGone = !(await groupAlive(pgid));
-    if (!groupGone) {
-      violations.push({
-        kind: "group_survived",
-        stream: "process",
-        message: `processes of group ${pgid} outlived the host's exit; the executor killed them`,
-      });
-      await kill();
-    }
+  if (!host.killed && !(await host.checkGone())) {
+    collector.violations.push({
+      kind: "group_survived",
+      stream: "process",
+      message: `processes of group ${pgid} outlived the host's exit; the executor killed them`,
+    });
+    await host.kill(killOptions);
   }
   if (status !== "late") await exitHunt; // else the host never exited, and that hunt never starts
   await hunt.sweep();
   const escape = escapeViolation(hunt, { drainCut: drained === "late", groupHeldOutput, ...output.times });
-  if (escape) violations.push(escape);
+  if (escape) collector.violations.push(escape);
   const exitCode = status === "late" || status.signal !== null ? null : status.code;
   const signal = status === "late" ? null : status.signal;
+  const stopped = clock.reason;
   if (stopped === null) {
-    const tail = dropped.stderrLines > 0 ? stderrTail : hostStderr;
-    const end = { exitCode, signal, stderrTail: tail.slice(-20).join("\n") };
-    kept.beginLine(0);
-    for (const draft of options.normalizer.end(end)) accept(stamp(draft));
+    collector.kept.beginLine(0);
+    for (const draft of options.normalizer.end({ exitCode, signal, stderrTail: collector.stderrTail() })) {
+      accept(stamp(draft));
+    }
   }
-  return finish({ ...base, started, stdoutLines, stdoutBytes, exitCode, signal }, {
+  return collector.observation(options.host, started, {
+    exitCode,
+    signal,
     resultSeen: stopped === null ? terminalSeen : null,
     stopped,
-    killed,
+    killed: host.killed,
     pgid,
-    groupGone,
+    groupGone: host.groupGone,
     spawnError: null,
   });
 }
@@ -453,39 +348,6 @@ function escapeViolation(
     message: `a process outside the host's group (not found by its ${SPAWN_TAG_ENV} tag: it cleared its ` +
       `environment, or processes' environments cannot be listed here) held the host's output open after the ` +
       `host and its group were gone; the executor stopped reading it after ${DRAIN_MS} ms`,
-  };
-}
-
-interface Collected {
-  host: string;
-  kept: KeptEvents;
-  stderr: string[];
-  hostStderr: string[];
-  violations: Violation[];
-  /** Stderr lines and violations not kept; the events' counts are `kept`'s. */
-  dropped: { stderrLines: number; violations: number };
-  started: number;
-  stdoutLines: number;
-  stdoutBytes: number;
-  exitCode: number | null;
-  signal: Deno.Signal | null;
-}
-
-function finish(
-  collected: Collected,
-  outcome: Pick<Observation, "resultSeen" | "stopped" | "killed" | "pgid" | "groupGone" | "spawnError">,
-): Observation {
-  const { started, kept, dropped, ...rest } = collected;
-  const events = kept.events;
-  const text = events.flatMap((event) => event.kind === "text" ? [event.text] : []).join("\n");
-  return {
-    ...rest,
-    ...outcome,
-    events,
-    dropped: { events: kept.dropped, rawLines: kept.rawDropped, ...dropped },
-    kinds: events.map((event) => event.kind),
-    text: text === "" ? [] : text.split("\n"),
-    durationMs: Math.round(performance.now() - started),
   };
 }
 

@@ -59,7 +59,7 @@ export interface Observation {
   readonly spawnError: string | null;
   /**
    * What the executor read but did not keep, to bound its memory (src/exec/kept_events.ts and
-   * `MAX_KEPT_STDERR_LINES` in `executor.ts`): events past the caps (never the terminal), kept events whose
+   * `MAX_KEPT_STDERR_LINES` in `stream_collector.ts`): events past the caps (never the terminal), kept events whose
    * `raw` line was not kept (their `raw` is `null`), stderr lines past the cap, violations past the cap.
    */
   readonly dropped: {
