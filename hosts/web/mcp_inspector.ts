@@ -16,6 +16,8 @@
  */
 import type { Page } from "playwright-core";
 import { parseConfig, type WebHostConfig } from "../../src/config.ts";
+import { APPS_DEADLINES } from "../../src/runner/deadlines.ts";
+import { scaled } from "../../src/time.ts";
 import type { AppsHostEntry } from "../../src/host.ts";
 import { yamlHostCapabilities, YamlWebHost } from "./yaml_host.ts";
 import {
@@ -159,7 +161,7 @@ export class McpInspectorHost extends YamlWebHost {
     this.#inspector = await startInspector({
       serverUrl: serverUrl.href,
       uiPort: this.#uiPort,
-      startTimeoutMs: 60_000 * this.options.timeoutMultiplier,
+      startTimeoutMs: scaled(APPS_DEADLINES.inspectorStartMs, this.options.timeoutMultiplier),
       signal: this.options.signal,
     });
     this.#inspectorPid = this.#inspector.pid;

@@ -17,6 +17,8 @@ import type { AppsHostEntry } from "../../src/host.ts";
 import type { CapabilityResult, LauncherName } from "../../src/protocol.ts";
 import type { SuiteBridge } from "../../src/runner/host.ts";
 import { FrameSuiteBridge } from "../../src/runner/suite_bridge.ts";
+import { APPS_DEADLINES } from "../../src/runner/deadlines.ts";
+import { scaled } from "../../src/time.ts";
 import { findAppFrame, inspectAppFrame } from "./app_frames.ts";
 import type { McpUiListeners } from "./mcp_ui/listeners.ts";
 import { TOOLS_HEADING } from "./mcp_ui/page_config.ts";
@@ -43,7 +45,8 @@ export class McpUiHost extends LoopbackPageHost<McpUiListeners> {
     await page.goto(this.listeners.hostPageUrl.href);
     const listed = page.getByRole("heading", { name: TOOLS_HEADING });
     const failed = page.getByText(/^Error: /);
-    await listed.or(failed).first().waitFor({ timeout: 15_000 * this.options.timeoutMultiplier });
+    const timeout = scaled(APPS_DEADLINES.hostPageLoadMs, this.options.timeoutMultiplier);
+    await listed.or(failed).first().waitFor({ timeout });
     if (await failed.count() > 0) {
       throw new Error(`The mcp-ui host page could not connect: ${await failed.first().innerText()}`);
     }
@@ -84,7 +87,7 @@ export class McpUiHost extends LoopbackPageHost<McpUiListeners> {
     for (const frame of page.frames()) this.#seenFrames.add(frame);
     await page.getByRole("button", { name: launcher, exact: true }).click({ timeout: 10_000 });
     return await findAppFrame(() => [page], {
-      timeoutMs: timeoutMs * this.options.timeoutMultiplier,
+      timeoutMs: scaled(timeoutMs, this.options.timeoutMultiplier),
       exclude: this.#seenFrames,
       signal: this.options.signal,
       intervalMs: 100,

@@ -19,7 +19,8 @@ import {
 import { readDownload } from "../../src/runner/browser_host.ts";
 import type { CapabilityContext, RequestOf, SuiteBridge } from "../../src/runner/host.ts";
 import { findSuiteFrame, FrameSuiteBridge } from "../../src/runner/suite_bridge.ts";
-import { pollUntil } from "../../src/time.ts";
+import { APPS_DEADLINES } from "../../src/runner/deadlines.ts";
+import { pollUntil, scaled } from "../../src/time.ts";
 import { LoopbackPageHost } from "./loopback_page_host.ts";
 import { DIALOG_ACCEPT_TEST_IDS } from "./reference/page_dialogs.ts";
 import type { ReferenceListeners } from "./reference/listeners.ts";
@@ -73,7 +74,7 @@ export class ReferenceHost extends LoopbackPageHost<ReferenceListeners> {
       () => globalThis.__referenceHost?.ready || globalThis.__referenceHost?.error,
       null,
       {
-        timeout: 15_000 * this.options.timeoutMultiplier,
+        timeout: scaled(APPS_DEADLINES.hostPageLoadMs, this.options.timeoutMultiplier),
       },
     );
     const error = await page.evaluate(() => globalThis.__referenceHost!.error);
@@ -108,7 +109,7 @@ export class ReferenceHost extends LoopbackPageHost<ReferenceListeners> {
     for (const frame of page.frames()) seen.add(frame);
     await page.evaluate((name) => globalThis.__referenceHost!.launch(name), launcher);
     const frame = await findSuiteFrame(page, {
-      timeoutMs: 15_000 * this.options.timeoutMultiplier,
+      timeoutMs: scaled(APPS_DEADLINES.renderMs, this.options.timeoutMultiplier),
       exclude: seen,
       signal: this.options.signal,
     });

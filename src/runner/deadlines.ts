@@ -29,6 +29,12 @@ export const APPS_DEADLINES = {
   stepTimeoutMs: 10_000,
   /** How long an `optional` launch step waits for its element before it is passed over. */
   optionalStepTimeoutMs: 2_000,
+  /** How long a local host page (reference, mcp-ui) may take to load and connect to the server. */
+  hostPageLoadMs: 15_000,
+  /** How long the reference host may take to render the app after a launch. */
+  renderMs: 15_000,
+  /** How long the MCP Inspector may take to print its banner. */
+  inspectorStartMs: 60_000,
   /** An in-iframe automatic test's deadline, unless it names its own. */
   automaticTestMs: 15_000,
   /** An in-iframe manual test's deadline (a person may be answering), unless it names its own. */
