@@ -1,0 +1,175 @@
+/**
+ * Adding an agent CLI is one host file plus its entry in hosts/registry.ts: in a copy of the repository, a
+ * throwaway host written as one file (the pattern of hosts/cli/qwen.ts) and registered with one import and one
+ * list entry type-checks, is constructable, gets its install pin and its permission names once
+ * `deno task permissions` has regenerated src/host_permissions.ts and deno.json (the permission test says so
+ * while they are stale), and is held by the fixture gate to its recordings (`deno task record:fixtures`).
+ */
+import assert from "node:assert/strict";
+import { ROOT, runToEnd, tempFolder } from "../../binary/_run.ts";
+
+const HOST_FILE = `/** A throwaway agent CLI: proves a host is one file. */
+import { capabilities, defineRealHost } from "./_real_host.ts";
+
+/** The throwaway host. */
+export const throwaway = defineRealHost({
+  id: "throwaway",
+  binary: "throwaway-agent",
+  install: { package: "throwaway-agent", version: "1.2.3" },
+  envPrefixes: ["THROWAWAY_*"],
+  summary: "a throwaway agent CLI (claude stream-json)",
+  dialect: "claude",
+  capabilities: capabilities("streaming"),
+  capabilityMarkers: { streaming: ["stream-json"] },
+  streamShape: { init: "required", terminal: "event" },
+  envAllow: ["THROWAWAY_API_KEY"],
+  paths: {
+    "streaming": (request) => ({ args: ["--output-format", "stream-json", request.prompt] }),
+    "version-check": () => ({ args: ["--version"] }),
+  },
+  unsupportedPaths: {
+    "blocking-json": "it prints no JSON document",
+    "resume": "it keeps no sessions",
+    "detached": "it has no plain-text mode",
+  },
+  mockModel: ({ url }) => ({ env: { THROWAWAY_BASE_URL: url, THROWAWAY_API_KEY: "sk-mock" }, files: {} }),
+});
+`;
+
+const GATE_SCRIPT = `import { CLI_HOSTS, PINNED_HOSTS } from "./hosts/registry.ts";
+import { PERMISSION_FLAGS } from "./src/permissions.ts";
+const host = CLI_HOSTS.find((candidate) => candidate.entry.id === "throwaway")!;
+const built = host.runner.goldenPaths.map((path) => host.runner.build(path, { prompt: "hi" }).args.join(" "));
+let refused = 0;
+for (const path of ["blocking-json", "resume", "detached"]) {
+  try { host.runner.build(path, { prompt: "hi" }); } catch (error) { if (error instanceof RangeError) refused++; }
+}
+console.log(JSON.stringify({
+  built,
+  refused,
+  pin: PINNED_HOSTS.find((pin) => pin.host === "throwaway"),
+  run: PERMISSION_FLAGS.find((flag) => flag.startsWith("--allow-run="))?.split(",").includes("throwaway-agent"),
+  env: PERMISSION_FLAGS.find((flag) => flag.startsWith("--allow-env="))?.split(",").includes("THROWAWAY_*"),
+}));
+`;
+
+const COPIED = [
+  "main.ts",
+  "mod.ts",
+  "deno.json",
+  "deno.lock",
+  "src",
+  "hosts",
+  "cli",
+  "suite",
+  "fake_host",
+  "tools",
+];
+const TESTS = [
+  "tests/permissions_test.ts",
+  "tests/binary/_run.ts",
+  "tests/binary/_refusals_child.ts",
+  "tests/hosts/cli/runners_test.ts",
+  "tests/hosts/cli/one_builder_test.ts",
+  "tests/normalize/fixtures_test.ts",
+];
+const TEST_FLAGS = [
+  "test",
+  "--allow-read",
+  "--allow-write",
+  "--allow-env",
+  "--allow-sys",
+  "--allow-run",
+  "--allow-net=127.0.0.1,localhost,[::1]",
+];
+
+async function copyRepository(to: string): Promise<void> {
+  for (const path of [...COPIED, ...TESTS]) {
+    const target = `${to}/${path}`;
+    await Deno.mkdir(target.slice(0, target.lastIndexOf("/")), { recursive: true });
+    const copy = await runToEnd("cp", ["-r", `${ROOT}${path}`, target]);
+    assert.equal(copy.code, 0, copy.stderr);
+  }
+  await Deno.mkdir(`${to}/tests/fixtures`, { recursive: true });
+  const fixtures = await runToEnd("cp", ["-r", `${ROOT}tests/fixtures/cli`, `${to}/tests/fixtures/cli`]);
+  assert.equal(fixtures.code, 0, fixtures.stderr);
+}
+
+async function register(repo: string): Promise<void> {
+  await Deno.writeTextFile(`${repo}/hosts/cli/throwaway.ts`, HOST_FILE);
+  const registry = await Deno.readTextFile(`${repo}/hosts/registry.ts`);
+  const withImport = registry.replace(
+    'import { qwen } from "./cli/qwen.ts";\n',
+    'import { qwen } from "./cli/qwen.ts";\nimport { throwaway } from "./cli/throwaway.ts";\n',
+  );
+  const withEntry = withImport.replace("  qwen,\n];", "  qwen,\n  throwaway,\n];");
+  assert.notEqual(withEntry, withImport, "the registry's CLI_HOSTS list moved: update this test");
+  await Deno.writeTextFile(`${repo}/hosts/registry.ts`, withEntry);
+}
+
+Deno.test("a throwaway agent CLI added as one file and one registry entry passes every gate", async () => {
+  await using temp = await tempFolder("conformance-throwaway-host-");
+  const repo = temp.path;
+  await copyRepository(repo);
+  await register(repo);
+  const deno = (args: string[]) => runToEnd(Deno.execPath(), args, { cwd: repo, timeoutMs: 300_000 });
+
+  const check = await deno(["check", "main.ts", "mod.ts", ...TESTS]);
+  assert.equal(check.code, 0, check.stderr);
+
+  const stale = await deno([...TEST_FLAGS, "--no-check", "tests/permissions_test.ts"]);
+  assert.notEqual(stale.code, 0, "the permission test must fail before deno task permissions");
+  assert.match(stale.stdout + stale.stderr, /is stale: run "deno task permissions"/);
+
+  const generate = await deno(["task", "permissions"]);
+  assert.equal(generate.code, 0, generate.stderr);
+  assert.match(await Deno.readTextFile(`${repo}/deno.json`), /--allow-run=[^ ]*,throwaway-agent[, ]/);
+
+  const gates = await deno([
+    ...TEST_FLAGS,
+    "--no-check",
+    "tests/permissions_test.ts",
+    "tests/hosts/cli/runners_test.ts",
+    "tests/hosts/cli/one_builder_test.ts",
+  ]);
+  assert.equal(gates.code, 0, gates.stdout + gates.stderr);
+
+  await Deno.writeTextFile(`${repo}/gate.ts`, GATE_SCRIPT);
+  const gate = await deno([
+    "run",
+    "--quiet",
+    "--allow-read",
+    "--allow-env",
+    "--allow-sys",
+    "--allow-run",
+    "gate.ts",
+  ]);
+  assert.equal(gate.code, 0, gate.stderr);
+  const seen = JSON.parse(gate.stdout);
+  assert.deepEqual(seen.built, ["--output-format stream-json hi", "--version"]);
+  assert.equal(seen.refused, 3);
+  assert.deepEqual(seen.pin, {
+    host: "throwaway",
+    binary: "throwaway-agent",
+    pkg: { name: "throwaway-agent", version: "1.2.3" },
+    entry: "node_modules/.bin/throwaway-agent",
+    runtimes: [],
+    versionArgs: ["--version"],
+  });
+  assert.equal(seen.run, true);
+  assert.equal(seen.env, true);
+
+  const fixtures = await deno([
+    ...TEST_FLAGS,
+    "--no-check",
+    "--filter",
+    "gate: every real CLI host",
+    "tests/normalize/fixtures_test.ts",
+  ]);
+  assert.notEqual(fixtures.code, 0, "a real CLI without recordings must not pass the fixture gate");
+  assert.match(
+    fixtures.stdout + fixtures.stderr,
+    // The gate stats each file of the set: the first missing is the new host's first case.
+    /fixtures\/cli\/throwaway\/no-credentials\/argv\.json/,
+  );
+});
