@@ -1,6 +1,36 @@
 /**
  * `conformance`: one harness that checks whether a host honours the contract its users depend on.
  *
+ * This module is the engine as a library: the outcome model, the executor and its observations, the
+ * normalisers, the reporters, the MCP Apps Runner and its capability protocol, and the conformance MCP server.
+ * It publishes no concrete host: the registry and the host builders (`hosts/`) are the application's data,
+ * and browser-driving helpers take Playwright types, so a host is written inside this repository (see
+ * docs/architecture.md).
+ *
+ * @example
+ * ```ts
+ * import { execute, NO_CAPABILITIES, normalizerFor } from "./mod.ts";
+ *
+ * // Runs `echo` as a host that prints one claude result line, and reads what the executor observed.
+ * const observation = await execute(
+ *   {
+ *     binary: "echo",
+ *     args: ['{"type":"result","subtype":"success","result":"OK"}'],
+ *     env: {},
+ *     envAllow: [],
+ *     cleanupPaths: [],
+ *     capabilities: NO_CAPABILITIES,
+ *   },
+ *   {
+ *     host: "echo",
+ *     normalizer: normalizerFor("claude")({ argv: [] }),
+ *     streamShape: { init: "none", terminal: "event" },
+ *     wallTimeoutMs: 5_000,
+ *   },
+ * );
+ * console.log(observation.kinds, observation.stopped);
+ * ```
+ *
  * @module
  */
 export * from "./src/outcome.ts";
@@ -25,13 +55,10 @@ export type {
 export * from "./src/protocol.ts";
 export { Runner, SuiteRunInterrupted } from "./src/runner/runner.ts";
 export type { RunnerOptions } from "./src/runner/runner.ts";
-export { findSuiteFrame, FrameSuiteBridge } from "./src/runner/suite_bridge.ts";
-export { BrowserHost } from "./src/runner/browser_host.ts";
 export { startConformanceServer } from "./src/server/server.ts";
 export type { ConformanceServer, ConformanceServerOptions } from "./src/server/server.ts";
-export type { RequestOf } from "./src/runner/host.ts";
-export type { FindSuiteFrameOptions } from "./src/runner/suite_bridge.ts";
-export type { ServerLog } from "./src/fixtures.ts";
+export type { PollMark, RequestOf } from "./src/runner/host.ts";
+export type { SecondServerLog, ServerLog } from "./src/fixtures.ts";
 export { ServerLogRecorder } from "./src/server/server_log.ts";
 export type { ServerLogEntry, ServerLogSnapshot } from "./src/server/server_log.ts";
 export type { ControlOrigins } from "./src/fixtures.ts";

@@ -10,9 +10,11 @@ import type { Host } from "./runner/host.ts";
 /** Where a host runs: a subprocess CLI, a web product in a browser, or a desktop app over CDP. */
 export type HostKind = "cli" | "web" | "desktop";
 
-interface HostEntryBase {
+/** What every registry entry has, whatever its kind. */
+export interface HostEntryBase {
   /** Registry id as typed on the command line, e.g. `gemini`, `reference:loose-csp`. */
   readonly id: string;
+  /** Where the host runs. */
   readonly kind: HostKind;
   /** One line for `conformance list hosts`. */
   readonly summary: string;
@@ -24,12 +26,15 @@ interface HostEntryBase {
 
 /** A coding-agent CLI host. */
 export interface CliHostEntry extends HostEntryBase {
+  /** Always `cli`. */
   readonly kind: "cli";
+  /** Builds the host's invocations and finds its binary. */
   readonly runner: HostRunner;
 }
 
 /** An MCP Apps host (web or desktop). */
 export interface AppsHostEntry extends HostEntryBase {
+  /** `web` for a browser page, `desktop` for an app attached over CDP. */
   readonly kind: "web" | "desktop";
   /** Real products only run with `--live`; the reason they need it. */
   readonly requiresLive?: string;
@@ -43,6 +48,7 @@ export interface AppsHostEntry extends HostEntryBase {
    * (`CONFORMANCE_<HOST>_BIN`, the `hosts:install` cache, `PATH`) before a run that names the host.
    */
   readonly program?: string;
+  /** A fresh host for one run. */
   create(): Host;
 }
 

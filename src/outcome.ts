@@ -28,18 +28,23 @@ export function isStatus(value: unknown): value is Status {
 
 /** What a test reports about itself; the engine adds host, test id, expectation and timing. */
 export interface Outcome {
+  /** The verdict. */
   status: Status;
   /** Why: required for everything but PASS. */
   message?: string;
+  /** What was observed, for the report; JSON-serialisable. */
   details?: Record<string, unknown>;
 }
 
 /** One (host, test) result as it appears in every report. */
 export interface TestResult {
+  /** The host id. */
   host: string;
+  /** The test id (`cli/<tier>/<name>`, `apps/<area>/<name>`). */
   test: string;
   /** The test's human name (the catalogue's, or a CLI test's description); absent in older reports. */
   title?: string;
+  /** What the host did. */
   status: Status;
   /** What the expectations said this host would do; `PASS` when nothing is listed. */
   expected: Status;
@@ -48,8 +53,11 @@ export interface TestResult {
    * `status: [PASS, TIMEOUT]`); `expected` is the first of them. Absent for a single status.
    */
   expectedAny?: Status[];
+  /** Why: empty for a plain PASS. */
   message: string;
+  /** How long the test took. */
   durationMs: number;
+  /** What was observed (artifacts, attempts, notes); JSON-serialisable. */
   details: Record<string, unknown>;
   /** Set when the result matched its expectation only on a retry (`--retries`): the test is flaky. */
   flaky?: true;
@@ -63,7 +71,9 @@ export interface TestResult {
  * `run.interrupted`, and every format marks it.
  */
 export interface InterruptedTest {
+  /** The host id. */
   host: string;
+  /** The test id. */
   test: string;
   /** The test's human name, when it has one other than its id. */
   title?: string;
@@ -152,13 +162,19 @@ export function expectedLabel(result: Pick<TestResult, "expected" | "expectedAny
 
 /** Counts per status, the `summary` block of the JSON report. */
 export interface Summary {
+  /** `PASS` results. */
   passed: number;
+  /** `FAIL` results. */
   failed: number;
+  /** `WARN` results. */
   warned: number;
   /** Absent from reports written before `INFO` existed; read such a report's count as 0. */
   info: number;
+  /** `SKIP` results. */
   skipped: number;
+  /** `TIMEOUT` results. */
   timedOut: number;
+  /** `ERROR` results. */
   errored: number;
   /**
    * Results that matched their expectation only on a retry (`--retries`); each is also counted under its

@@ -39,10 +39,13 @@ export type LauncherName = "run_conformance" | "run_conformance_nocsp" | "run_co
 export interface TestMeta {
   /** `<area>/<name>`, e.g. `visibility/app-tool-hidden`; the run reports it as `apps/<area>/<name>`. */
   id: string;
+  /** The test's human name. */
   name: string;
+  /** Where the test observes from. */
   vantage: Vantage;
   /** Needs the Runner (a click, a dialog, a theme switch…); runs after the automatic tests. */
   manual: boolean;
+  /** The specification clause it checks. */
   clause?: Clause;
   /** What the verdict does not cover, shown next to it in reports. */
   caveat?: string;
@@ -56,17 +59,25 @@ export interface TestMeta {
 
 /** One test's result as the suite reports it (upstream `SubtestResult`). */
 export interface SubtestResult {
+  /** `<area>/<name>`. */
   id: string;
+  /** The test's human name. */
   name: string;
+  /** The verdict. */
   status: SuiteStatus;
+  /** Where the test observed from. */
   vantage: Vantage;
+  /** Whether it needed the Runner. */
   manual: boolean;
+  /** The specification clause it checks. */
   clause?: Clause;
+  /** What the verdict does not cover. */
   caveat?: string;
   /** Why: set for everything but PASS, and for informational passes. */
   message?: string;
   /** What was observed, for the report's details. JSON-serialisable. */
   value?: unknown;
+  /** How long the test took. */
   durationMs: number;
 }
 
@@ -133,14 +144,19 @@ export type CapabilityKind = CapabilityRequest["kind"];
 
 /** The Runner's answer to one request. `unsupported` means the host cannot do it at all. */
 export interface CapabilityResult {
+  /** Whether the request was carried out. */
   ok: boolean;
+  /** The answer, for requests that return one. */
   value?: unknown;
+  /** Why it failed. */
   error?: string;
+  /** `true`: the host cannot do this at all. */
   unsupported?: boolean;
 }
 
 /** The `value` of a `conversationContains` answer. */
 export interface ConversationMatch {
+  /** Whether a turn matched. */
   found: boolean;
   /** The role of the matching turn, when the host shows one. */
   role?: "user" | "assistant";
@@ -150,6 +166,7 @@ export interface ConversationMatch {
 
 /** The `value` of a `readModelToolList` answer: the tool names, from every server the host has connected. */
 export interface ModelToolList {
+  /** The tool names. */
   tools: string[];
 }
 
@@ -159,6 +176,7 @@ export interface ModelToolList {
  * and the deepest entry is the View's own frame.
  */
 export interface FrameLink {
+  /** 0 for the host page, one more per frame down to the View. */
   depth: number;
   /** The frame element's `sandbox` attribute, or `null` when absent (always `null` at depth 0). */
   sandbox: string | null;
@@ -187,7 +205,9 @@ export interface FrameInspection {
 
 /** The `value` of a `readConsole` answer. */
 export interface ConsoleMatch {
+  /** Whether a line matched. */
   matched: boolean;
+  /** The matching line. */
   line?: string;
   /** Where the line was found: the browser console, or the host's own log pane (a YAML host's `log:`). */
   source?: "console" | "log";
@@ -203,7 +223,9 @@ export interface DownloadReceipt {
 
 /** How far the suite has got, for progress lines and the stall guard. */
 export interface SuiteProgress {
+  /** Tests finished. */
   done: number;
+  /** Tests selected. */
   total: number;
 }
 
@@ -223,7 +245,9 @@ export type SuitePoll =
 
 /** Which tests `start` runs. `null` (what `frame.evaluate` makes of `undefined`) means every test. */
 export interface StartFilter {
+  /** Only manual (`true`) or only automatic (`false`) tests. */
   manual?: boolean;
+  /** One test id. */
   id?: string;
   /** Additive: several ids, run in catalogue order. */
   ids?: string[];
@@ -239,9 +263,11 @@ export const CHANNEL = "__mcpConformance" as const;
 
 /** The control seam the suite installs at `window.__mcpConformance`; the Runner calls it via `frame.evaluate`. */
 export interface InIframeChannel {
+  /** The catalogue, in order. */
   listTests(): TestMeta[];
   /** Starts a run; a second call while running is ignored. Accepts `null` (see {@linkcode StartFilter}). */
   start(filter?: StartFilter | null): void;
+  /** Where the run is, and any request waiting for the Runner. */
   poll(): SuitePoll;
   /** Answers the pending request. A `seq` that is not the pending request's is ignored. */
   resolve(result: CapabilityResult, seq?: number): void;

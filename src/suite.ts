@@ -13,6 +13,7 @@ export type SuiteId = "cli" | "apps";
 
 /** One test as planned: its id follows the README's test ids ("cli/<tier>/<name>", "apps/<area>/<name>"). */
 export interface TestCase {
+  /** `cli/<tier>/<name>` or `apps/<area>/<name>`. */
   readonly id: string;
   /** A human title for reports; defaults to the id. */
   readonly title?: string;
@@ -29,9 +30,13 @@ export function tierOf(testId: string): string {
  * of an existing orchestrator).
  */
 export interface UserGoldenPath {
+  /** The path's name; its tests are `cli/<tier>/<name>`. */
   readonly name: string;
+  /** The built-in path whose argv it uses when the host has none under its name. */
   readonly mode: "streaming" | "blocking-json" | "resume" | "detached";
+  /** The prompt sent to the host. */
   readonly prompt: string;
+  /** Request options filled into the host's argv. */
   readonly options: {
     readonly model?: string | undefined;
     readonly agent?: string | undefined;
@@ -42,12 +47,17 @@ export interface UserGoldenPath {
 
 /** Run-wide settings every driver sees. */
 export interface RunSettings {
+  /** `--live`: real models and products with the user's credentials. */
   readonly live: boolean;
+  /** `--mock-model`: real CLIs against the local mock model. */
   readonly mockModel: boolean;
   /** User-defined golden paths from the config file; none when absent. */
   readonly goldenPaths?: readonly UserGoldenPath[];
+  /** `--timeout-multiplier`: scales every deadline. */
   readonly timeoutMultiplier: number;
+  /** `--headful`: show the browser. */
   readonly headful: boolean;
+  /** `--trace`: when to keep a Playwright trace. */
   readonly trace: "on" | "off" | "on-failure";
   /** Report folder for artifacts (screenshots, traces), or `null`. */
   readonly outDir: string | null;
@@ -59,12 +69,15 @@ export interface RunSettings {
 
 /** Where a driver sends each outcome, and what it is working on (for the progress line). */
 export interface ResultSink {
+  /** A test of the host has begun. */
   started(host: string, test: string): void;
+  /** A test of the host has ended with this outcome. */
   finished(host: string, test: string, outcome: Outcome, durationMs: number): void;
 }
 
 /** One suite's entry point. */
 export interface SuiteDriver {
+  /** The family it runs. */
   readonly id: SuiteId;
   /** Whether this suite has tests for the host. */
   accepts(entry: HostEntry): boolean;

@@ -120,7 +120,20 @@ export interface RealHost {
  *
  * @example
  * ```ts
- * const host = defineRealHost({ id: "x", binary: "x", summary: "…", dialect: "claude", … });
+ * import { capabilities, defineRealHost } from "./_real_host.ts";
+ *
+ * const host = defineRealHost({
+ *   id: "my-agent",
+ *   binary: "my-agent",
+ *   install: { package: "my-agent", version: "1.0.0" },
+ *   envPrefixes: ["MY_AGENT_*"],
+ *   summary: "my agent (stream-json)",
+ *   dialect: "claude",
+ *   capabilities: capabilities("streaming"),
+ *   streamShape: { init: "required", terminal: "event" },
+ *   envAllow: ["MY_AGENT_API_KEY"],
+ *   paths: { "version-check": () => ({ args: ["--version"] }) },
+ * });
  * host.runner.build("version-check", { prompt: "" }).args; // ["--version"]
  * ```
  */

@@ -43,6 +43,7 @@ export interface ExecuteOptions {
   readonly host: string;
   /** A fresh normaliser for this run. */
   readonly normalizer: Normalizer;
+  /** Which events the stream must start and end with. */
   readonly streamShape: StreamShape;
   /** Longest the whole run may take. Default 30 000 (`CLI_DEADLINES`, src/exec/deadlines.ts, as all here). */
   readonly wallTimeoutMs?: number;
@@ -74,8 +75,11 @@ export interface ExecuteOptions {
   readonly signal?: AbortSignal;
   /** The parent environment to project from. Default: the variables the projection keeps ({@linkcode readEnv}). */
   readonly parentEnv?: Readonly<Record<string, string>>;
+  /** Called with each normalised event as it arrives. */
   readonly onEvent?: (event: NormalizedEvent, control: RunControl) => void;
+  /** Called with each raw stdout line before it is normalised. */
   readonly onStdoutLine?: (line: string, control: RunControl) => void;
+  /** Called with each stderr line. */
   readonly onStderrLine?: (line: string, control: RunControl) => void;
 }
 

@@ -7,11 +7,17 @@
 
 /** What an invocation actually honours. Every flag is an argv fact checked by the capability tier. */
 export interface HostCapabilities {
+  /** Streams events as JSON lines. */
   readonly streaming: boolean;
+  /** Can skip its permission prompts. */
   readonly permissionSkip: boolean;
+  /** Can select a named agent. */
   readonly agentSelect: boolean;
+  /** Can limit the tools it may use. */
   readonly toolAllowlist: boolean;
+  /** Can answer with JSON matching a schema. */
   readonly structuredOutput: boolean;
+  /** Can confine its writes to a workspace folder. */
   readonly workspaceSandboxed: boolean;
 }
 
@@ -37,15 +43,19 @@ export const NO_CAPABILITIES: HostCapabilities = Object.freeze({
 
 /** One fully built command line for a host. Immutable. */
 export interface HostInvocation {
+  /** The program to start. */
   readonly binary: string;
+  /** Its arguments. */
   readonly args: readonly string[];
   /** Extra environment merged over the projected parent environment. */
   readonly env: Readonly<Record<string, string>>;
+  /** What this invocation exercises, for the capability tests. */
   readonly capabilities: HostCapabilities;
   /** Temporary files or folders removed after the run, whatever its outcome. */
   readonly cleanupPaths: readonly string[];
   /** Parent variables the child may see (deny-by-default projection). */
   readonly envAllow: readonly string[];
+  /** The working folder; the run's temporary folder when absent. */
   readonly cwd?: string;
 }
 
@@ -57,13 +67,19 @@ export type GoldenPath = typeof GOLDEN_PATHS[number] | (string & Record<never, n
 
 /** What the caller wants from one invocation; a runner maps it to argv and reports what it had to drop. */
 export interface InvocationRequest {
+  /** The prompt to send. */
   readonly prompt: string;
+  /** The folder the host works in. */
   readonly workingDir?: string;
+  /** The model to ask for. */
   readonly model?: string;
+  /** The agent to select. */
   readonly agent?: string;
+  /** The tools to allow. */
   readonly tools?: readonly string[];
   /** Inline JSON schema for structured output (blocking JSON path). */
   readonly jsonSchema?: string;
+  /** The folder writes are confined to (`workspaceSandboxed`). */
   readonly workspaceRoot?: string;
 }
 
@@ -104,7 +120,9 @@ export interface HostRunner {
   readonly binary: string;
   /** Normaliser dialect id (`claude`, `codex`, `gemini`, …). */
   readonly dialect: string;
+  /** What the host can do. */
   readonly capabilities: HostCapabilities;
+  /** Which events its stream must start and end with. */
   readonly streamShape: StreamShape;
   /** Golden paths the host supports at all; others are reported as SKIP with `unsupportedPaths[path]`. */
   readonly goldenPaths: readonly GoldenPath[];

@@ -11,15 +11,19 @@ export type StopReason = "wall" | "idle" | "abort";
 
 /** A contract violation the executor saw in the byte stream itself (not in the events). */
 export interface Violation {
+  /** What went wrong. */
   readonly kind: "line_too_long" | "invalid_utf8" | "group_survived" | "group_escaped" | "spawn_failed";
+  /** Where it was seen: a stream, or the process group. */
   readonly stream: "stdout" | "stderr" | "process";
   /** 1-based line number within its stream, when it is about a line. */
   readonly line?: number;
+  /** One line saying what was seen. */
   readonly message: string;
 }
 
 /** One run of a host, as observed. */
 export interface Observation {
+  /** The host id. */
   readonly host: string;
   /**
    * The normalised events, in order, as far as they fit (src/exec/kept_events.ts): of a stream under 10 000
@@ -35,10 +39,13 @@ export interface Observation {
   readonly stderr: readonly string[];
   /** Host stderr lines only. */
   readonly hostStderr: readonly string[];
+  /** How many stdout lines were read. */
   readonly stdoutLines: number;
+  /** How many stdout bytes were read. */
   readonly stdoutBytes: number;
   /** The process exit code, or `null` when a signal ended it or it never started. */
   readonly exitCode: number | null;
+  /** The signal that ended the process, or `null` when it exited. */
   readonly signal: Deno.Signal | null;
   /**
    * `true` when the host's own terminal event ended the stream (event-terminal hosts), `false` when the
@@ -49,11 +56,13 @@ export interface Observation {
   readonly stopped: StopReason | null;
   /** Whether the executor had to signal the process group. */
   readonly killed: boolean;
+  /** Every contract violation the executor saw, in order (capped). */
   readonly violations: readonly Violation[];
   /** The child's process group id (== its pid), or `null` when it never started. */
   readonly pgid: number | null;
   /** Whether the process group was verified gone when the run ended. */
   readonly groupGone: boolean;
+  /** From spawn to the group verified gone. */
   readonly durationMs: number;
   /** Why the spawn failed, or `null`. */
   readonly spawnError: string | null;

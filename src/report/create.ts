@@ -69,7 +69,7 @@ export function wantsColor(isTTY: boolean, noColor: string | undefined): boolean
  * import { streamSink } from "./reporter.ts";
  * const reporter = createReporters(["pretty", "json"], {
  *   outDir: "out", stdout: streamSink(Deno.stdout), stderr: streamSink(Deno.stderr),
- *   isTTY: Deno.stdout.isTerminal(), color: false,
+ *   isTTY: Deno.stdout.isTerminal(), color: false, secrets: [],
  * });
  * ```
  */

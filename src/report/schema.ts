@@ -83,7 +83,12 @@ export interface RunReport {
 const statusSchema = z.enum(STATUSES);
 const count = z.number().int().nonnegative();
 
-/** The zod schema of {@linkcode RunReport}. Unknown keys are dropped. */
+/**
+ * The zod schema of {@linkcode RunReport}. Unknown keys are dropped. Internal: read a report with
+ * {@linkcode parseReport}.
+ *
+ * @ignore
+ */
 export const runReportSchema: z.ZodType<RunReport> = z.object({
   schema: z.literal(REPORT_SCHEMA),
   run: z.object({

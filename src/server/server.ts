@@ -78,7 +78,7 @@ export const BODY_READ_TIMEOUT_MS = 30_000;
  * ```ts
  * await using server = await startConformanceServer({
  *   appHtml: "<!doctype html><p>app</p>",
- *   controls: { a: "http://127.0.0.1:9001", b: "http://127.0.0.1:9002" },
+ *   controls: { declared: "http://127.0.0.1:9001", undeclared: "http://127.0.0.1:9002" },
  * });
  * console.log(server.url.href);
  * ```

@@ -26,6 +26,7 @@ const LOG_DEPTH_LIMIT = 16;
 
 /** One JSON-RPC message the server received. */
 export interface ServerLogEntry {
+  /** The JSON-RPC method. */
   readonly method: string;
   /** Milliseconds since the epoch. */
   readonly at: number;
@@ -38,6 +39,7 @@ export interface ServerLogEntry {
  * (src/fixtures.ts) plus the `initialize` client infos and every method received.
  */
 export interface ServerLogSnapshot extends ServerLog {
+  /** The `clientInfo` of every `initialize`, in order. */
   clientInfo: Record<string, unknown>[];
   /** Every JSON-RPC method received, in order. */
   methods: ServerLogEntry[];
