@@ -259,7 +259,7 @@ async function referenceRows(): Promise<BenchRow[]> {
 const INTERRUPT_TRIALS = 20;
 
 /** A small interrupt soak (tests/robustness/_soak.ts): how long from SIGINT/SIGTERM to the harness's exit. */
-async function interruptRows(): Promise<BenchRow[]> {
+export async function interruptRows(): Promise<BenchRow[]> {
   const figure = "interrupt: signal to exit (p50 / p90 / max)";
   const target = "p90 ≤ 1 000 ms; max ≤ 2 000 ms; 0 survivors";
   const dir = await Deno.makeTempDir({ prefix: "conformance-bench-soak-" });
