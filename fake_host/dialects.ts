@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Directive } from "./script.ts";
+import type { Directive, FakeDialect } from "./script.ts";
 
 type Of<V extends Directive["verb"]> = Extract<Directive, { verb: V }>;
 
@@ -275,11 +275,10 @@ const kimi: DialectWriter = {
 };
 
 /**
- * The writer of every dialect the fake host speaks: one per dialect of the normalisers (src/normalize/mod.ts).
- * The fake host imports nothing outside fake_host/, so tests/normalize/dialect_names_test.ts holds the two
- * together: it does not type-check while a normaliser has no writer here, and fails when the lists differ.
+ * The writer of every dialect the fake host speaks: one per dialect of the normalisers (src/normalize/mod.ts);
+ * tests/normalize/dialect_names_test.ts does not type-check while a normaliser has no writer here.
  */
-export const DIALECT_WRITERS = {
+export const DIALECT_WRITERS: Readonly<Record<FakeDialect, DialectWriter>> = {
   claude,
   codex,
   gemini,
@@ -287,10 +286,7 @@ export const DIALECT_WRITERS = {
   pi,
   kimi,
   qwen,
-} as const satisfies Readonly<Record<string, DialectWriter>>;
-
-/** A dialect the fake host speaks. */
-export type FakeDialect = keyof typeof DIALECT_WRITERS;
+};
 
 /** The `turn_completed` directive's line: the codex-style usage terminal, the same in every dialect. */
 export function turnCompletedLine(directive: Of<"turn_completed">): string {

@@ -7,12 +7,15 @@
  * @module
  */
 
-import { DIALECT_WRITERS, type FakeDialect } from "./dialects.ts";
+/**
+ * Wire shapes the fake can speak: the dialects of the normalisers (src/normalize/mod.ts), one writer each in
+ * fake_host/dialects.ts. The fake host imports nothing outside fake_host/, so
+ * tests/normalize/dialect_names_test.ts holds this list to the normalisers'.
+ */
+export const FAKE_DIALECTS = ["claude", "codex", "gemini", "opencode", "pi", "kimi", "qwen"] as const;
 
-export type { FakeDialect };
-
-/** Wire shapes the fake can speak: one per writer of fake_host/dialects.ts, as many as the normalisers. */
-export const FAKE_DIALECTS: readonly FakeDialect[] = Object.keys(DIALECT_WRITERS) as FakeDialect[];
+/** One of {@linkcode FAKE_DIALECTS}. */
+export type FakeDialect = typeof FAKE_DIALECTS[number];
 
 /** One parsed directive. `line` is its 1-based line number within the whole prompt. */
 export type Directive =
