@@ -58,9 +58,6 @@ function serverOf(mock: LLMock): { closeAllConnections?: () => void } | undefine
     .serverInstance?.server;
 }
 
-/** The model name the mock model advertises and the CLIs are configured with. */
-export const MOCK_MODEL_NAME = "mock-model";
-
 /**
  * Starts the mock model on 127.0.0.1.
  *

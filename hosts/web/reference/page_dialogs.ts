@@ -47,13 +47,6 @@ export function confirmWithDialog(
   });
 }
 
-/** Closes every open dialog as cancelled (isolation between manual tests). */
-export function dismissDialogs(): void {
-  for (const dialog of document.querySelectorAll<HTMLElement>("[role=dialog] button:last-of-type")) {
-    dialog.click();
-  }
-}
-
 /** The file name a download gets: the last URI segment, without path tricks or control characters. */
 export function safeFileName(uri: string): string {
   const last = uri.split(/[/\\]/).filter(Boolean).at(-1) ?? "download";
