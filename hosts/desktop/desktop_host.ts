@@ -13,6 +13,7 @@ import { type CapabilityResult, type LauncherName, RESET_INLINE_TEST_ID } from "
 import type { BrowserSession } from "../../src/runner/browser_host.ts";
 import type { CapabilityContext, HostSetupOptions, RequestOf } from "../../src/runner/host.ts";
 import { loadPlaywright } from "../../src/runner/playwright.ts";
+import { scaled } from "../../src/time.ts";
 import { clickByLabel } from "../web/app_frames.ts";
 import { type ChatDom, ChatHost } from "../web/chat_host.ts";
 import { paceFromEnv, paceProblem } from "../web/pacing.ts";
@@ -137,7 +138,7 @@ export class DesktopHost extends ChatHost {
     if (problem !== null) throw new Error(problem);
     const { chromium } = await loadPlaywright();
     const browser = await chromium.connectOverCDP(this.#endpoint, {
-      timeout: 30_000 * options.timeoutMultiplier,
+      timeout: scaled(30_000, options.timeoutMultiplier),
     });
     // On a connectOverCDP browser, close() drops the connection; the app it attached to keeps running.
     const detach = () => browser.close().catch(() => {});
