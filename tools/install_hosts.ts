@@ -1,7 +1,8 @@
 /**
- * `deno task hosts:install`: installs the eight real agent CLIs and the MCP Apps hosts that run from an npm
- * package (the MCP Inspector) at their exact pinned versions (plus bun for omp and a Node ≥ 22.19 for kimi-code
- * and the Inspector) into a cache folder outside the repository, writes one shim per program into
+ * `deno task hosts:install`: installs the registry's agent CLIs (`PINNED_HOSTS` of hosts/registry.ts, each pin
+ * from its host file) and the MCP Apps hosts that run from an npm package (the MCP Inspector) at their exact
+ * pinned versions (plus bun for omp and a Node ≥ 22.19 for kimi-code and the Inspector) into a cache folder
+ * outside the repository, writes one shim per program into
  * `<cache>/bin`, and asserts each one's `--version` (once per install; `--verify` repeats it). Idempotent: a
  * package already installed (its marker file present) is not touched, so a warm run takes about a second.
  *
