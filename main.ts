@@ -5,6 +5,11 @@
  */
 if (import.meta.main) {
   const args = Deno.args;
+  if (args[0] === "__reaper") {
+    // The run's witness (src/exec/reaper.ts): ends the hosts' groups if the harness is killed outright.
+    const { reaperMain } = await import("./src/exec/reaper.ts");
+    Deno.exit(await reaperMain());
+  }
   if (args[0] === "fake-host" && args[1] !== "--help" && args[1] !== "-h") {
     // The fake host is re-invoked per test; it must not pay for loading the CLI.
     const { main } = await import("./fake_host/mod.ts");

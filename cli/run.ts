@@ -50,6 +50,8 @@ import { oneLine } from "../src/file_errors.ts";
 import { join } from "node:path";
 import { redact, secretsFromEnv } from "../src/report/redact.ts";
 import { readableEnv } from "../src/exec/env.ts";
+import { reaperEnv, startReaper } from "../src/exec/reaper.ts";
+import { selfCommand } from "../src/exec/self.ts";
 import {
   ABORT_KILL_DEADLINE_MS,
   killLiveGroups,
@@ -356,6 +358,8 @@ export async function runConformance(
   };
   const listeners = [["SIGINT", onSignal(EXIT.interrupted)], ["SIGTERM", onSignal(EXIT.terminated)]] as const;
   for (const [signal, listener] of listeners) Deno.addSignalListener(signal, listener);
+  // A SIGKILL runs no handler: the reaper, a process of its own, ends the hosts' groups then.
+  const reaper = startReaper({ command: selfCommand("__reaper"), env: reaperEnv(readableEnv()) });
   const settings: RunSettings = {
     live: options.live,
     mockModel: options.mockModel,
@@ -372,6 +376,7 @@ export async function runConformance(
   let total;
   let results;
   let interrupted;
+  let reaperClosed: Promise<void> | undefined;
   try {
     hosts = await Promise.all(plan.map(async ({ entry, suite }) => ({
       id: entry.id,
@@ -406,6 +411,8 @@ export async function runConformance(
     }));
   } finally {
     for (const [signal, listener] of listeners) Deno.removeSignalListener(signal, listener);
+    // Not awaited on an interrupt: the reaper may still be starting, and the exit closes its pipe anyway.
+    reaperClosed = reaper?.close();
   }
   // A driver's teardown after the abort is bounded: whatever host or browser group it had no time to end
   // goes now, before the reports are written and the process exits.
@@ -429,6 +436,7 @@ export async function runConformance(
   closeTerminal(options, report, io);
 
   if (signalExit !== null) return signalExit;
+  await reaperClosed;
   if (update) {
     const versions = new Map(hosts.map((host) => [host.id, host.version]));
     const written = await writeExpectationUpdate(update, results, versions);

@@ -64,7 +64,8 @@ const DEPS: Readonly<Record<string, readonly string[]>> = {
   // The application.
   "cli/": ["cli/", "suite/", "hosts/", "src/"],
   "fake_host/": ["fake_host/", "src/"],
-  "main.ts": ["cli/", "fake_host/"],
+  // The reaper is started as `conformance __reaper` and must not pay for loading the CLI.
+  "main.ts": ["cli/", "fake_host/", "src/exec/reaper.ts"],
   "mod.ts": ["src/"],
   "tools/": ["*"],
   "tests/": ["*"],

@@ -288,7 +288,26 @@ const liveGroups = new Set<number>();
  */
 export function trackGroup(pgid: number): () => void {
   liveGroups.add(pgid);
-  return () => liveGroups.delete(pgid);
+  for (const observer of trackingObservers) observer("+", pgid);
+  return () => {
+    const known = liveGroups.delete(pgid);
+    if (known) { for (const observer of trackingObservers) observer("-", pgid); }
+    return known;
+  };
+}
+
+/** A change to the tracked groups: `+` a group started, `-` a group seen gone. */
+export type GroupTrackingChange = "+" | "-";
+
+const trackingObservers = new Set<(change: GroupTrackingChange, pgid: number) => void>();
+
+/**
+ * Calls `observer` on every change to the groups {@linkcode trackGroup} records (src/exec/reaper.ts keeps a
+ * witness of them). Returns the function that stops it.
+ */
+export function onGroupTracking(observer: (change: GroupTrackingChange, pgid: number) => void): () => void {
+  trackingObservers.add(observer);
+  return () => trackingObservers.delete(observer);
 }
 
 const liveEscapes = new Set<number>();

@@ -56,12 +56,20 @@ export function isCompiled(context: SelfContext): boolean {
 export function fakeHostCommand(
   context: SelfContext = defaultContext(),
 ): SelfCommand {
+  return selfCommand("fake-host", context);
+}
+
+/**
+ * The command that starts `conformance SUBCOMMAND` from this very program, under the task's permissions when
+ * running from source: `fake-host`, and `__reaper` (src/exec/reaper.ts). Both load only relative modules.
+ */
+export function selfCommand(subcommand: string, context: SelfContext = defaultContext()): SelfCommand {
   const binary = context.selfExe ?? context.execPath;
-  if (isCompiled(context)) return { binary, args: ["fake-host"] };
+  if (isCompiled(context)) return { binary, args: [subcommand] };
   const main = MAIN_TS.protocol === "file:" ? decodeURIComponent(MAIN_TS.pathname) : MAIN_TS.href;
   // The fake-host path of main.ts imports only fake_host/ (relative modules): skipping deno.json, the lockfile
   // and the npm resolution they imply cuts about a third off each start; a test runs this very command.
-  return { binary, args: ["run", "--quiet", "--no-config", ...SOURCE_PERMISSIONS, main, "fake-host"] };
+  return { binary, args: ["run", "--quiet", "--no-config", ...SOURCE_PERMISSIONS, main, subcommand] };
 }
 
 function defaultContext(): SelfContext {

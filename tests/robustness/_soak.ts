@@ -97,7 +97,11 @@ export async function trial(scenario: Scenario, index: number, out: string): Pro
     clearTimeout(supervisor);
   });
   const stopMs = Math.round(performance.now() - signalled);
-  const survivors = await processesTagged(harness.runId);
+  // A harness SIGKILLed outright runs no handler: its reaper (src/exec/reaper.ts) ends the hosts' groups as the
+  // harness's pipe closes, a moment after the exit.
+  const survivors = supervisorKilled
+    ? await settledSurvivors(harness.runId)
+    : await processesTagged(harness.runId);
 
   const text = await readOrNull(reportPath);
   const expectedCode = signal === "SIGINT" ? 130 : 143;
@@ -135,6 +139,19 @@ export async function trial(scenario: Scenario, index: number, out: string): Pro
   );
   return { ending, stopMs, survivors };
 }
+
+/** The run's processes once the reaper has had up to {@linkcode REAPER_SETTLE_MS} to end them. */
+async function settledSurvivors(runId: string): Promise<TaggedProcess[]> {
+  const deadline = performance.now() + REAPER_SETTLE_MS;
+  for (;;) {
+    const left = await processesTagged(runId);
+    if (left.length === 0 || performance.now() >= deadline) return left;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** How long after a SIGKILLed harness's exit its hosts may take to go (the reaper reads EOF, then kills). */
+const REAPER_SETTLE_MS = 2_000;
 
 function checkNoBlame(report: ReturnType<typeof parseReport>, label: string): void {
   const blamed = report.results.filter((result) => BLAMING.has(result.status));

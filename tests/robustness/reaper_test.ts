@@ -1,0 +1,79 @@
+/**
+ * A harness killed outright (SIGKILL: no handler runs) leaves no host behind: its reaper (src/exec/reaper.ts),
+ * a process of its own told of every host group, ends them when the harness's pipe closes. And the reaper's
+ * own side: what it is told, it ends at EOF; what it was told is gone, it leaves alone.
+ */
+import assert from "node:assert/strict";
+import { reaperMain } from "../../src/exec/reaper.ts";
+import { describeSurvivors, processesTagged, spawnHarness, type TaggedProcess } from "./_harness.ts";
+
+async function hostsOf(runId: string, harnessPid: number): Promise<TaggedProcess[]> {
+  return (await processesTagged(runId)).filter((process) => process.pid !== harnessPid);
+}
+
+async function until<T>(check: () => Promise<T | undefined>, timeoutMs: number): Promise<T | undefined> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined || Date.now() >= deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+Deno.test({
+  name: "a SIGKILLed harness leaves no host behind: the reaper ends the groups it was told of",
+  ignore: Deno.build.os !== "linux",
+  async fn() {
+    const out = await Deno.makeTempDir({ prefix: "conformance-reaper-" });
+    try {
+      // A host that hangs for its wall clock (tens of seconds at x20): nothing ends it but a kill.
+      await using harness = spawnHarness([
+        "run",
+        "--host",
+        "fake",
+        "--grep",
+        "^cli/scripted/wall-clock-hang$",
+        "--timeout-multiplier",
+        "20",
+        "--reporter",
+        "json",
+        "--out",
+        out,
+      ]);
+      // The hanging host: a process of the run that is still there a second later (a `kill` or `ps` the
+      // harness runs is gone by then). Command lines are cut at 200 characters, before "fake-host".
+      let earlier = new Set<number>();
+      const hosts = await until(async () => {
+        const found = await hostsOf(harness.runId, harness.pid);
+        const lasting = found.filter((process) => earlier.has(process.pid));
+        earlier = new Set(found.map((process) => process.pid));
+        if (lasting.length > 0) return lasting;
+        await new Promise((resolve) => setTimeout(resolve, 950));
+        return undefined;
+      }, 30_000);
+      if (!hosts) {
+        assert.fail(`the hanging host never started: ${(await harness.done).stderr.slice(0, 1000)}`);
+      }
+      // A supervisor's SIGKILL to the harness alone (its hosts are in groups of their own anyway).
+      Deno.kill(harness.pid, "SIGKILL");
+      const exit = await harness.done;
+      assert.equal(exit.signal, "SIGKILL");
+      const survivors = await until(async () => {
+        const left = await hostsOf(harness.runId, harness.pid);
+        return left.length === 0 ? undefined : left;
+      }, 3_000).then(async (left) => left === undefined ? [] : await hostsOf(harness.runId, harness.pid));
+      assert.deepEqual(survivors, [], `left behind:\n${describeSurvivors(survivors)}`);
+    } finally {
+      await Deno.remove(out, { recursive: true });
+    }
+  },
+});
+
+Deno.test("the reaper ends at EOF every group it was told of and not seen gone, and only those", async () => {
+  const lines = "+101\n+102\n-101\n+103\ngarbage\n+1\n+0\n-999\n+104";
+  const input = new Blob([lines]).stream();
+  const killed: number[] = [];
+  assert.equal(await reaperMain(input, (pgid) => killed.push(pgid)), 0);
+  // 101 was seen gone; 1 and 0 are never a host's group; the last line needs no newline.
+  assert.deepEqual(killed.sort(), [102, 103, 104]);
+});
