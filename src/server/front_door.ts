@@ -137,14 +137,25 @@ export function openFrontDoor(options: FrontDoorOptions): FrontDoor {
       backendPort = backend.localAddr.port;
       peers.set(backendPort, client.remoteAddr);
       passage.phase = "relay";
-      const touch = () => passage.deadline = performance.now() + idleTimeoutMs;
+      // An event stream (an MCP server's notifications) may rightly be quiet for minutes: once the answer is one,
+      // the idle deadline no longer applies to it.
+      let streaming = false;
+      const touch = () => passage.deadline = streaming ? Infinity : performance.now() + idleTimeoutMs;
+      let answered = false;
+      const touchAnswer = (bytes?: Uint8Array) => {
+        if (!answered && bytes !== undefined) {
+          answered = true;
+          streaming = isEventStream(bytes);
+        }
+        touch();
+      };
       touch();
       if (!(await writeAll(backend, head.bytes, touch))) return;
       if (head.rest.length > 0 && !(await writeAll(backend, head.rest, touch))) return;
       // A client that half-closes after its body half-closes the relayed connection too; the answer side
       // ending (the server closes after its one answer) or failing ends the passage.
       const upstream = relay(client, backend, touch);
-      await relay(backend, client, touch);
+      await relay(backend, client, touchAnswer);
       passage.close();
       await upstream;
     } catch {
@@ -280,12 +291,19 @@ async function writeAll(conn: Deno.Conn, bytes: Uint8Array, touch: () => void): 
 }
 
 /** Copies `from` to `to` until `from` ends (then half-closes `to`, as `from`'s peer did) or either fails. */
-async function relay(from: Deno.Conn, to: Deno.Conn, touch: () => void): Promise<void> {
+async function relay(from: Deno.Conn, to: Deno.Conn, touch: (bytes?: Uint8Array) => void): Promise<void> {
   const chunk = new Uint8Array(CHUNK_BYTES);
   for (;;) {
     const read = await from.read(chunk).catch(() => null);
     if (read === null) return void await to.closeWrite().catch(() => {});
-    touch();
+    touch(chunk.subarray(0, read));
     if (!(await writeAll(to, chunk.subarray(0, read), touch))) return;
   }
+}
+
+/** Whether an answer's first bytes are the head of an event stream (`Content-Type: text/event-stream`). */
+function isEventStream(bytes: Uint8Array): boolean {
+  const text = new TextDecoder().decode(bytes.subarray(0, Math.min(bytes.length, 8 * 1024)));
+  const head = text.split("\r\n\r\n", 1)[0] ?? "";
+  return /^content-type:[ \t]*text\/event-stream/im.test(head);
 }

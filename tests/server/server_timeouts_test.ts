@@ -107,6 +107,43 @@ Deno.test("a connection on which nothing moves is closed at the idle deadline", 
   assert.ok(closed.ms < 2_000, `the idle connection was closed after ${Math.round(closed.ms)} ms`);
 });
 
+Deno.test("an event stream quiet past the idle deadline is not cut (server notifications may wait)", async () => {
+  const abort = new AbortController();
+  const { promise: listening, resolve } = Promise.withResolvers<Deno.NetAddr>();
+  const backend = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, signal: abort.signal, onListen: resolve },
+    () => {
+      // One event now, one after three idle deadlines.
+      const body = new ReadableStream<Uint8Array>({
+        async start(controller) {
+          controller.enqueue(encoder.encode("data: first\n\n"));
+          await new Promise((done) => setTimeout(done, 900));
+          controller.enqueue(encoder.encode("data: late\n\n"));
+          controller.close();
+        },
+      });
+      return new Response(body, { headers: { "content-type": "text/event-stream" } });
+    },
+  );
+  const door = openFrontDoor({
+    hostname: "127.0.0.1",
+    port: 0,
+    backendPort: (await listening).port,
+    idleTimeoutMs: 300,
+  });
+  try {
+    const conn = await Deno.connect({ hostname: "127.0.0.1", port: door.addr.port });
+    await conn.write(encoder.encode(`GET /mcp HTTP/1.1\r\nHost: 127.0.0.1:${door.addr.port}\r\n\r\n`));
+    const text = await new Response(conn.readable).text();
+    assert.match(text, /data: first/);
+    assert.match(text, /data: late/, "the stream was cut at the idle deadline");
+  } finally {
+    await door.close();
+    abort.abort();
+    await backend.finished;
+  }
+});
+
 Deno.test("a kept-alive connection is closed once its answer is sent", async () => {
   await using server = await startConformanceServer({ appHtml: "<p>app</p>", controls: CONTROLS });
   const conn = await Deno.connect({ hostname: server.url.hostname, port: Number(server.url.port) });
