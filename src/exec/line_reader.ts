@@ -150,7 +150,7 @@ const CHUNK_BYTES = 64 * 1024;
  *
  * A byte stream (a child's stdout or stderr) is read into two buffers in turn, so reading allocates nothing
  * however much a host writes: with a fresh buffer per read, a host flooding 1 GiB left tens of MiB of dead
- * chunks waiting for V8 to collect them, and took the harness over issue 8's 200 MiB. A chunk handed out is
+ * chunks waiting for V8 to collect them, and took the harness over its 200 MiB memory target (docs/performance.md). A chunk handed out is
  * valid until the next call of `next()`. Other streams are read with a default reader.
  */
 class ChunkSource {

@@ -1,7 +1,7 @@
 /**
  * The `cli/scripted/*` table: each row is a fake-host script, the run options, and the observation the
  * executor must report. The first eight are the little-loops seed cases; the
- * rest reproduce failure shapes of real CLIs (§4, §6.11).
+ * rest reproduce failure shapes seen from real CLIs (retry storms, reconnects, max-turns, several agent ends).
  *
  * @module
  */

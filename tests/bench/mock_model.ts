@@ -1,5 +1,5 @@
 /**
- * Benchmarks of issue 4, run by `deno task bench` (or alone:
+ * Benchmarks of the mock-model tier, run by `deno task bench` (or alone:
  * `deno run --allow-read --allow-write --allow-env --allow-sys --allow-run --allow-net=127.0.0.1 tests/bench/mock_model.ts`).
  *
  * 1. The mock-model behaviour tier (`cli/mock-model/streaming`) across every installed real CLI, concurrently

@@ -1,5 +1,5 @@
 /**
- * Actions (catalogue §6.7): gesture-gated requests from the View, each bound to a real trigger click, and
+ * Actions: gesture-gated requests from the View, each bound to a real trigger click, and
  * verified on the host surface by the Runner.
  *
  * @module

@@ -1,5 +1,5 @@
 /**
- * Host context and theming (catalogue §6.5).
+ * Host context and theming.
  *
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * Dimensions and display modes (catalogue §6.6). The View declares `availableDisplayModes: ["inline",
+ * Dimensions and display modes. The View declares `availableDisplayModes: ["inline",
  * "fullscreen"]`, so `pip` is an undeclared mode the host must not switch to.
  *
  * @module

@@ -1,5 +1,5 @@
 /**
- * Lifecycle (catalogue §6.2): the handshake, the one-shot tool data, cancellation, teardown, ping, logging.
+ * Lifecycle: the handshake, the one-shot tool data, cancellation, teardown, ping, logging.
  *
  * @module
  */

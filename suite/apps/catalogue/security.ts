@@ -1,5 +1,5 @@
 /**
- * Security (catalogue §6.8): the sandbox proxy and the sandbox attributes of the frames that hold the View
+ * Security: the sandbox proxy and the sandbox attributes of the frames that hold the View
  * (which frame must carry which tokens is in `_sandbox.ts`). The CSP checks live in `csp.ts`.
  *
  * @module

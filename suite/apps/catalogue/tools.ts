@@ -1,5 +1,5 @@
 /**
- * Tool data delivery and proxying (catalogue §6.3): the View's server calls and reads through the host, and
+ * Tool data delivery and proxying: the View's server calls and reads through the host, and
  * what the server saw of the host (server vantage).
  *
  * @module

@@ -1,5 +1,5 @@
 /**
- * Visibility (catalogue §6.4): the tools/call rule (the host rejects an app's call to a tool whose visibility
+ * Visibility: the tools/call rule (the host rejects an app's call to a tool whose visibility
  * lacks "app") and the tools/list rule (the model's list holds only tools whose visibility includes "model").
  * Every "rejected" assertion runs next to a call that must succeed.
  *
