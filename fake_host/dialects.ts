@@ -275,8 +275,8 @@ const kimi: DialectWriter = {
 };
 
 /**
- * The writer of every dialect the fake host speaks: one per dialect of the normalisers (src/normalize/mod.ts);
- * tests/normalize/dialect_names_test.ts does not type-check while a normaliser has no writer here.
+ * The writer of every dialect the fake host speaks: one per dialect of the normalisers (src/normalize/mod.ts,
+ * generated into fake_host/dialect_names.ts); this file does not type-check while one of them has no writer.
  */
 export const DIALECT_WRITERS: Readonly<Record<FakeDialect, DialectWriter>> = {
   claude,

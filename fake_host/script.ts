@@ -7,12 +7,14 @@
  * @module
  */
 
+import { DIALECT_NAMES } from "./dialect_names.ts";
+
 /**
  * Wire shapes the fake can speak: the dialects of the normalisers (src/normalize/mod.ts), one writer each in
- * fake_host/dialects.ts. The fake host imports nothing outside fake_host/, so
- * tests/normalize/dialect_names_test.ts holds this list to the normalisers'.
+ * fake_host/dialects.ts. The fake host imports nothing outside fake_host/, so the list is generated into
+ * fake_host/dialect_names.ts by `deno task permissions`.
  */
-export const FAKE_DIALECTS = ["claude", "codex", "gemini", "opencode", "pi", "kimi", "qwen"] as const;
+export const FAKE_DIALECTS = DIALECT_NAMES;
 
 /** One of {@linkcode FAKE_DIALECTS}. */
 export type FakeDialect = typeof FAKE_DIALECTS[number];

@@ -2,8 +2,9 @@
  * Dialect lookup: dialect id → its {@linkcode NormalizerFactory} and its blocking-JSON reader. A host runner
  * names its dialect; the executor's callers get the factory here. Adding a dialect is one file
  * `src/normalize/<dialect>.ts` (its normaliser, and its blocking-JSON reader when the document is not claude's
- * `result` object) and one line in `BUILT_IN`; the fake host must then speak it (fake_host/dialects.ts does
- * not type-check until it does).
+ * `result` object) and one line in `BUILT_IN`, then `deno task permissions`, which writes the fake host's
+ * dialect list (fake_host/dialect_names.ts); the fake host must then speak it (fake_host/dialects.ts does not
+ * type-check until it does).
  *
  * @module
  */
