@@ -43,7 +43,6 @@ Deno.test({
         "--allow-sys",
         "--allow-run",
         "tools/compile.ts",
-        "--skip-assets",
         "--output",
         output,
       ],

@@ -201,11 +201,23 @@ Deno.test({
 });
 
 /** Two distinct free ports (both held open while they are picked). */
+/**
+ * Two free ports below the kernel's ephemeral range (Linux: 32768 and up), as a user would name them: a port
+ * the kernel handed out and took back could be handed out again to the first server's internal listener
+ * (src/server/front_door.ts binds one on port 0) before the second server binds it.
+ */
 function freePorts(): [number, number] {
-  const listeners = [0, 1].map(() => Deno.listen({ hostname: "127.0.0.1", port: 0 }));
-  const [a, b] = listeners.map((listener) => (listener.addr as Deno.NetAddr).port);
-  for (const listener of listeners) listener.close();
-  return [a!, b!];
+  const ports: number[] = [];
+  while (ports.length < 2) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    try {
+      Deno.listen({ hostname: "127.0.0.1", port }).close();
+      if (!ports.includes(port)) ports.push(port);
+    } catch {
+      // Taken: try another.
+    }
+  }
+  return [ports[0]!, ports[1]!];
 }
 
 async function toolNames(url: URL): Promise<string[]> {
