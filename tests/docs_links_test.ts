@@ -144,7 +144,7 @@ Deno.test("the link check finds a missing file, a missing heading and a link out
   assert.equal(check("https://example.com/x"), null);
   assert.match(check("nowhere.md") ?? "", /no such file/);
   assert.match(check("hosts.md#no-such-heading") ?? "", /no heading with id "no-such-heading"/);
-  assert.match(check("../../shared/DESIGN.md") ?? "", /outside the repository/);
+  assert.match(check("../../elsewhere/NOTES.md") ?? "", /outside the repository/);
   assert.deepEqual([...anchorsOf("# `conformance serve`\n## A, b\n## A, b\n```\n# not a heading\n```\n")], [
     "conformance-serve",
     "a-b",
