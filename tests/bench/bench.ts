@@ -15,7 +15,7 @@ import { HOSTS } from "../../hosts/registry.ts";
 import type { CliHostEntry } from "../../src/host.ts";
 import { permissionFlags } from "../../src/permissions.ts";
 import { isRealCli, mockModelTier } from "../../suite/cli/mock_model.ts";
-import { sampleVmHwm } from "../robustness/_harness.ts";
+import { sampleStatusPeak, sampleVmHwm } from "../robustness/_harness.ts";
 import { benchFakeTier } from "./fake_tier.ts";
 import { benchNormalizer } from "./mock_model.ts";
 import { benchReference } from "./reference.ts";
@@ -127,26 +127,10 @@ async function largeClaudeStream(mb: number): Promise<{ file: string; longest: n
 
 /**
  * Samples `pid`'s anonymous resident memory (RssAnon: its own allocations, not the pages of the `deno` binary
- * it maps) every `intervalMs` until it exits; `peak` is the largest sample, in bytes. Deno refuses to read
- * `/proc` without --allow-all, so a shell loop reads it, as `sampleVmHwm` (tests/robustness/_harness.ts).
+ * it maps) every `intervalMs` until it exits; `peak` is the largest sample, in bytes.
  */
 function sampleRssAnon(pid: number, intervalMs: number): { peak: number; stopped: Promise<void> } {
-  const script = `while grep '^RssAnon:' "/proc/$1/status" 2>/dev/null; do sleep "$2"; done`;
-  const child = new Deno.Command("sh", {
-    args: ["-c", script, "sh", String(pid), String(intervalMs / 1000)],
-    stdin: "null",
-    stdout: "piped",
-    stderr: "null",
-    detached: true,
-  }).spawn();
-  const sampler = { peak: 0, stopped: Promise.resolve() };
-  sampler.stopped = (async () => {
-    const { stdout } = await child.output();
-    for (const match of new TextDecoder().decode(stdout).matchAll(/(\d+)\s*kB/g)) {
-      sampler.peak = Math.max(sampler.peak, Number(match[1]) * 1024);
-    }
-  })();
-  return sampler;
+  return sampleStatusPeak(pid, "RssAnon", intervalMs);
 }
 
 /**

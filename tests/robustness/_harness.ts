@@ -185,9 +185,18 @@ export interface VmHwmSampler {
  * refuses to read `/proc` without --allow-all, so one small shell loop reads it and streams the values.
  */
 export function sampleVmHwm(pid: number, intervalMs: number): VmHwmSampler {
-  const script = `while grep '^VmHWM:' "/proc/$1/status" 2>/dev/null; do sleep "$2"; done`;
+  return sampleStatusPeak(pid, "VmHWM", intervalMs);
+}
+
+/**
+ * The largest value of a kB field of `/proc/<pid>/status` (`VmHWM`, `RssAnon`, …) sampled every `intervalMs`
+ * until `pid` exits, in bytes.
+ */
+export function sampleStatusPeak(pid: number, field: string, intervalMs: number): VmHwmSampler {
+  if (!/^[A-Za-z]+$/.test(field)) throw new RangeError(`not a /proc status field: ${field}`);
+  const script = `while grep "^$3:" "/proc/$1/status" 2>/dev/null; do sleep "$2"; done`;
   const child = new Deno.Command("sh", {
-    args: ["-c", script, "sh", String(pid), String(intervalMs / 1000)],
+    args: ["-c", script, "sh", String(pid), String(intervalMs / 1000), field],
     stdin: "null",
     stdout: "piped",
     stderr: "null",
