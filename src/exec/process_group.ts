@@ -310,6 +310,36 @@ export function onGroupTracking(observer: (change: GroupTrackingChange, pgid: nu
   return () => trackingObservers.delete(observer);
 }
 
+const launchObservers = new Set<(change: GroupTrackingChange, marker: string) => void>();
+
+/**
+ * Records `marker`, a unique path on the command line of a program being launched whose group is not known
+ * yet (a browser Playwright is starting) or of processes that leave its group (Chromium's crashpad daemons), so
+ * the reaper (src/exec/reaper.ts) can find them by their command lines if the harness dies. Returns the
+ * function that forgets it again. A marker is matched as a path: the whole path or a folder of one in an
+ * argument. One with white space in it (a temp folder with a space) is not tracked: `ps` joins arguments with
+ * spaces.
+ */
+export function trackLaunch(marker: string): () => void {
+  if (marker.length < 8 || /\s/.test(marker)) return () => false;
+  for (const observer of launchObservers) observer("+", marker);
+  let known = true;
+  return () => {
+    if (known) { for (const observer of launchObservers) observer("-", marker); }
+    const was = known;
+    known = false;
+    return was;
+  };
+}
+
+/** Calls `observer` on every launch {@linkcode trackLaunch} records and forgets. Returns the function that stops it. */
+export function onLaunchTracking(
+  observer: (change: GroupTrackingChange, marker: string) => void,
+): () => void {
+  launchObservers.add(observer);
+  return () => launchObservers.delete(observer);
+}
+
 const liveEscapes = new Set<number>();
 
 /**

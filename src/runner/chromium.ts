@@ -12,6 +12,7 @@ import {
   groupAlive,
   signalGroup,
   trackGroup,
+  trackLaunch,
   waitGroupGone as waitUntilGone,
 } from "../exec/process_group.ts";
 import { readEnv, RUN_ID_ENV } from "../exec/env.ts";
@@ -19,8 +20,11 @@ import { settleWithin, untilAborted } from "./abort.ts";
 import { pollUntil } from "../time.ts";
 
 /**
- * The flags every launch uses: no sandbox (root in containers), no GPU, no background traffic, and no crashpad
- * handler (it daemonizes out of the browser's process group, so the group check could not see it).
+ * The flags every launch uses: no sandbox (root in containers), no GPU, no background traffic. Debian's
+ * Chromium still starts two `chrome_crashpad_handler` daemons in groups of their own (with
+ * `--disable-breakpad` or `--disable-crash-reporter` too; `--disable-crashpad-for-testing` starts none but
+ * aborts every navigation): they carry the launch's private config folder on their command line, which is how
+ * the close, the abort and the reaper find them (tests/runner/chromium_launch_test.ts).
  */
 export const CHROMIUM_ARGS: readonly string[] = [
   "--no-sandbox",
@@ -126,10 +130,15 @@ export async function launchChromium(options: LaunchOptions = {}): Promise<Launc
   // unique path on their command line, so they can be found and waited for.
   const configDir = await Deno.makeTempDir({ prefix: "conformance-chromium-" });
   const { signal } = options;
+  const marker = `${LAUNCH_MARKER}=${configDir}`;
+  // Until the close has seen every process gone: a harness killed outright while Playwright is still starting
+  // the browser (its pid not yet told, so its group not yet tracked), or with the crashpad daemons outside the
+  // group, leaves its reaper the folder to find them all by.
+  const forgetLaunch = trackLaunch(configDir);
   const launching = chromium.launchServer({
     executablePath,
     headless: !options.headful,
-    args: [...CHROMIUM_ARGS, ...(options.args ?? []), `${LAUNCH_MARKER}=${configDir}`],
+    args: [...CHROMIUM_ARGS, ...(options.args ?? []), marker],
     // An explicit environment, so Playwright does not list the harness's (refused under its env permission).
     env: { ...readEnv(BROWSER_ENV), XDG_CONFIG_HOME: configDir },
     host: "127.0.0.1",
@@ -147,6 +156,7 @@ export async function launchChromium(options: LaunchOptions = {}): Promise<Launc
       launching.then((started) => started.kill()).catch(() => {});
       await killLaunch(configDir);
     }
+    forgetLaunch();
     await Deno.remove(configDir, { recursive: true }).catch(() => {});
     throw error;
   });
@@ -176,6 +186,7 @@ export async function launchChromium(options: LaunchOptions = {}): Promise<Launc
         waitGone(survivors, graceMs),
       ]);
       untrack();
+      forgetLaunch();
       await Deno.remove(configDir, { recursive: true }).catch(() => {});
     })();
     return closed;

@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { reaperMain } from "../../src/exec/reaper.ts";
+import { groupAlive } from "../../src/exec/process_group.ts";
 import { describeSurvivors, processesTagged, spawnHarness, type TaggedProcess } from "./_harness.ts";
 
 async function hostsOf(runId: string, harnessPid: number): Promise<TaggedProcess[]> {
@@ -73,7 +74,75 @@ Deno.test("the reaper ends at EOF every group it was told of and not seen gone, 
   const lines = "+101\n+102\n-101\n+103\ngarbage\n+1\n+0\n-999\n+104";
   const input = new Blob([lines]).stream();
   const killed: number[] = [];
-  assert.equal(await reaperMain(input, (pgid) => killed.push(pgid)), 0);
+  const actions = {
+    killGroup: (pgid: number) => void killed.push(pgid),
+    killProcess: (pid: number) => assert.fail(`no process is marked, yet ${pid} was killed`),
+    list: () => assert.fail("no marker was left, yet the reaper listed processes"),
+    pause: () => Promise.resolve(),
+  };
+  assert.equal(await reaperMain(input, actions), 0);
   // 101 was seen gone; 1 and 0 are never a host's group; the last line needs no newline.
   assert.deepEqual(killed.sort(), [102, 103, 104]);
+});
+
+Deno.test("the reaper ends at EOF what names a launch folder still listed: a leader with its group, else the process", async () => {
+  const listing = [
+    "  500   500 /usr/lib/chromium/chromium --no-sandbox --conformance-launch=/tmp/conformance-chromium-a",
+    "  501   500 /usr/lib/chromium/chromium --type=zygote",
+    "  600   599 /usr/lib/chromium/chrome_crashpad_handler --database=/tmp/conformance-chromium-a/chromium/Crash Reports",
+    "  700   700 /usr/lib/chromium/chromium --conformance-launch=/tmp/conformance-chromium-b",
+    "  800   800 /usr/lib/chromium/chromium --conformance-launch=/tmp/conformance-chromium-a-longer",
+    "  900   900 sh -c echo /tmp/conformance-chromium-ab",
+    " 1000  1000 not a listing line",
+  ].join("\n");
+  const input = new Blob([
+    "+@/tmp/conformance-chromium-a\n+@/tmp/conformance-chromium-b\n-@/tmp/conformance-chromium-b\n",
+  ]).stream();
+  const groups: number[] = [];
+  const processes: number[] = [];
+  let lists = 0;
+  const actions = {
+    killGroup: (pgid: number) => void groups.push(pgid),
+    killProcess: (pid: number) => void processes.push(pid),
+    list: () => {
+      lists++;
+      return Promise.resolve(listing);
+    },
+    pause: () => Promise.resolve(),
+  };
+  assert.equal(await reaperMain(input, actions), 0);
+  // Searched twice: a launcher between fork and exec has no marker on its command line at the first search.
+  assert.equal(lists, 2);
+  // /tmp/…-b was forgotten; a folder matches as a path only (not /tmp/…-a-longer, not /tmp/…-ab).
+  assert.deepEqual(groups, [500, 500]);
+  assert.deepEqual(processes, [600, 600]);
+});
+
+Deno.test({
+  name: "the reaper SIGKILLs a real process group it knows only by a launch folder on its command line",
+  ignore: Deno.build.os !== "linux",
+  async fn() {
+    const folder = `/tmp/conformance-reaper-marker-${crypto.randomUUID()}`;
+    // `sh -c SCRIPT NAME`: NAME (naming the folder) is on sh's command line; the group is sh's own.
+    const child = new Deno.Command("sh", {
+      args: ["-c", "sleep 30; :", `--conformance-launch=${folder}`],
+      stdin: "null",
+      stdout: "null",
+      stderr: "null",
+      detached: true,
+    }).spawn();
+    try {
+      assert.ok(await groupAlive(child.pid), "the marked group runs");
+      assert.equal(await reaperMain(new Blob([`+@${folder}\n`]).stream()), 0);
+      const status = await child.status;
+      assert.equal(status.signal, "SIGKILL");
+      assert.equal(await groupAlive(child.pid), false, "the whole group (sleep too) is gone");
+    } finally {
+      try {
+        Deno.kill(-child.pid, "SIGKILL");
+      } catch {
+        // Gone, as it should be.
+      }
+    }
+  },
 });
