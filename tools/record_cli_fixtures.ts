@@ -2,7 +2,9 @@
  * Records the fixtures of the real agent CLIs into `tests/fixtures/cli/<host>/<case>/`: each CLI run with
  * stdin closed, in its own process group, under a temporary HOME with a fresh git repository as cwd, bounded
  * by a timeout, never against a real network model. Cases: no credentials; an unreachable model endpoint
- * (a bogus key and no network); the mock model answering `OK`; and the three mock-model faults.
+ * (a bogus key and no network); the mock model answering `OK`; the three mock-model faults; and, for hosts
+ * that declare their tools (`toolBehavior`), the scripted model asking for the host's read tool
+ * (`mock-tool-call`).
  *
  * Each case folder holds `argv.json`, `stdout.jsonl`, `stderr.txt` and `meta.json` (exit code, signal, whether
  * the timeout ended it, duration, mock requests), with machine paths scrubbed.
@@ -21,11 +23,12 @@ import { killGroup } from "../src/exec/process_group.ts";
 import { projectEnv } from "../src/exec/env.ts";
 import { type MockFault, startMockModel } from "../src/mock_model/server.ts";
 import { createSandbox, mockInvocation } from "../src/mock_model/sandbox.ts";
+import { type ScriptedModel, startScriptedModel } from "../src/mock_model/script.ts";
 
 /** The recorded cases: how the model is reached, and how long the run may take. */
 export const RECORDED_CASES: readonly {
   id: string;
-  model: "none" | "unreachable" | "mock";
+  model: "none" | "unreachable" | "mock" | "scripted";
   fault?: MockFault;
   timeoutMs: number;
 }[] = [
@@ -35,7 +38,15 @@ export const RECORDED_CASES: readonly {
   { id: "mock-http-500", model: "mock", fault: "http-500", timeoutMs: 60_000 },
   { id: "mock-malformed", model: "mock", fault: "malformed", timeoutMs: 60_000 },
   { id: "mock-disconnect", model: "mock", fault: "disconnect", timeoutMs: 60_000 },
+  // The scripted model asks for the host's read tool on a file in the workspace, then answers DONE.
+  { id: "mock-tool-call", model: "scripted", timeoutMs: 90_000 },
 ];
+
+/** The file the `mock-tool-call` case has the model read, and its content. */
+export const TOOL_CALL_FILE = { name: "conformance-probe.txt", content: "conformance probe cnf-fixture\n" };
+
+/** The prompt of the `mock-tool-call` case. */
+export const TOOL_CALL_PROMPT = `Read the file ${TOOL_CALL_FILE.name}, then reply DONE.`;
 
 /** The prompt every recorded run sends. */
 export const RECORD_PROMPT = "Reply with exactly: OK";
@@ -62,8 +73,24 @@ function scrubber(home: string, port: number | null): (text: string) => string {
     let out = text;
     for (const [from, to] of pairs) out = out.split(from).join(to);
     if (port !== null) out = out.split(`127.0.0.1:${port}`).join("127.0.0.1:$MOCK_PORT");
+    // A streamed tool call's partial arguments can cut the sandbox path mid-way: the fragment goes too.
+    out = out.replace(/\/tmp\/conformance-home-[0-9a-f]*/g, "$HOME");
     return out;
   };
+}
+
+/** The scripted model of `mock-tool-call`, with the file it has the host read written into `work`. */
+async function scriptedToolCall(runner: HostRunner, work: string): Promise<ScriptedModel> {
+  const read = runner.toolBehavior?.tools.read;
+  if (!read) {
+    throw new TypeError(`Host "${runner.name}" declares no read tool (toolBehavior in its host file)`);
+  }
+  const path = join(work, TOOL_CALL_FILE.name);
+  await Deno.writeTextFile(path, TOOL_CALL_FILE.content);
+  return await startScriptedModel({
+    toolCall: { name: read.name, arguments: read.args({ path }) },
+    finalText: "DONE",
+  });
 }
 
 /** Records one case of one host. */
@@ -71,14 +98,18 @@ async function recordCase(runner: HostRunner, kase: typeof RECORDED_CASES[number
   await using sandbox = await createSandbox();
   await using mock = kase.model === "mock"
     ? await startMockModel(kase.fault ? { fault: kase.fault } : {})
+    : kase.model === "scripted"
+    ? await scriptedToolCall(runner, sandbox.work)
     : null;
   const url = kase.model === "none" ? null : kase.model === "unreachable" ? UNREACHABLE_URL : mock!.url;
+  const prompt = kase.model === "scripted" ? TOOL_CALL_PROMPT : RECORD_PROMPT;
   const invocation = await mockInvocation({
     runner,
     path: "streaming",
-    request: { prompt: RECORD_PROMPT },
+    request: { prompt },
     sandbox,
     url,
+    unreachable: kase.model === "unreachable",
   });
   const started = performance.now();
   const child = new Deno.Command(invocation.binary, {
@@ -114,7 +145,7 @@ async function recordCase(runner: HostRunner, kase: typeof RECORDED_CASES[number
     host: runner.name,
     version: runner.pinnedVersion ?? null,
     case: kase.id,
-    prompt: RECORD_PROMPT,
+    prompt,
     model: kase.model,
     fault: kase.fault ?? null,
     exitCode: timedOut ? null : status.code,
@@ -146,7 +177,11 @@ if (import.meta.main) {
       : []
   );
   const jobs = runners.flatMap((runner) =>
-    RECORDED_CASES.filter((kase) => !cases || cases.includes(kase.id)).map((kase) => ({ runner, kase }))
+    RECORDED_CASES.filter((kase) =>
+      (!cases || cases.includes(kase.id)) && (kase.model !== "scripted" || runner.toolBehavior !== undefined) &&
+      // A host that cannot reach the mock model (mockModelUnsupported says why) has no mock-model cases.
+      (kase.model !== "mock" || runner.mockModel !== undefined)
+    ).map((kase) => ({ runner, kase }))
   );
   let next = 0;
   const worker = async () => {

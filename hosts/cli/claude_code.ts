@@ -6,6 +6,7 @@
  * @module
  */
 import type { InvocationRequest } from "../../src/exec/host_runner.ts";
+import { structuredOutputField } from "../../src/exec/tool_behavior.ts";
 import { capabilities, defineRealHost, opt, runningAsRoot } from "./_real_host.ts";
 
 const BYPASS = "--dangerously-skip-permissions";
@@ -95,6 +96,19 @@ export const claudeCode = defineRealHost({
       args: ["-p", request.prompt, ...permissions(request), ...opt("--model", request.model)],
     }),
     "version-check": () => ({ args: ["--version"] }),
+  },
+  toolBehavior: {
+    tools: {
+      read: { name: "Read", args: ({ path }) => ({ file_path: path }) },
+      write: { name: "Write", args: ({ path, content }) => ({ file_path: path, content }) },
+      shell: { name: "Bash", args: ({ command }) => ({ command, description: "conformance probe" }) },
+    },
+    permissionSkipArgs: [BYPASS],
+    agentFiles: (name, instructions) => ({
+      [`.claude/agents/${name}.md`]:
+        `---\nname: ${name}\ndescription: conformance probe agent\n---\n${instructions}\n`,
+    }),
+    structuredOutput: { tool: "StructuredOutput", read: structuredOutputField },
   },
   mockModel: ({ url }) => ({
     env: {

@@ -44,6 +44,18 @@ export const codex = defineRealHost({
   unsupportedPaths: {
     "blocking-json": "codex has no single-document JSON output; only the exec --json stream",
   },
+  toolBehavior: {
+    // codex reads and writes through its shell tool: there is no file tool for the model to call.
+    tools: {
+      read: { name: "exec_command", args: ({ path }) => ({ cmd: `cat '${path}'` }) },
+      write: {
+        name: "exec_command",
+        args: ({ path, content }) => ({ cmd: `printf '%s' '${content}' > '${path}'` }),
+      },
+      shell: { name: "exec_command", args: ({ command }) => ({ cmd: command }) },
+    },
+    permissionSkipArgs: [BYPASS],
+  },
   mockModel: ({ url, home }) => ({
     env: { CODEX_HOME: `${home}/.codex`, CONFORMANCE_MOCK_API_KEY: "sk-mock-conformance" },
     files: {

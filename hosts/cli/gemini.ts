@@ -56,6 +56,14 @@ export const gemini = defineRealHost({
     "detached": (request) => ({ args: base(request, null) }),
     "version-check": () => ({ args: ["--version"] }),
   },
+  toolBehavior: {
+    tools: {
+      read: { name: "read_file", args: ({ path }) => ({ file_path: path }) },
+      write: { name: "write_file", args: ({ path, content }) => ({ file_path: path, content }) },
+      shell: { name: "run_shell_command", args: ({ command }) => ({ command }) },
+    },
+    permissionSkipArgs: YOLO,
+  },
   mockModel: ({ url }) => ({
     env: { GEMINI_API_KEY: "mock-conformance", GOOGLE_GEMINI_BASE_URL: url },
     files: {

@@ -45,6 +45,13 @@ export const kimiCode = defineRealHost({
   unsupportedPaths: {
     "blocking-json": "kimi's --output-format is text or stream-json only",
   },
+  toolBehavior: {
+    tools: {
+      read: { name: "Read", args: ({ path }) => ({ path }) },
+      write: { name: "Write", args: ({ path, content }) => ({ path, content }) },
+      shell: { name: "Bash", args: ({ command }) => ({ command }) },
+    },
+  },
   mockModel: ({ url }) => ({
     env: {
       KIMI_MODEL_NAME: "mock-model",

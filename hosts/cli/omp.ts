@@ -62,6 +62,14 @@ export const omp = defineRealHost({
   unsupportedPaths: {
     "blocking-json": "omp has no single-document JSON output (structured output only over SDK/RPC)",
   },
+  toolBehavior: {
+    tools: {
+      read: { name: "read", args: ({ path }) => ({ path, i: "conformance probe" }) },
+      write: { name: "write", args: ({ path, content }) => ({ path, content, i: "conformance probe" }) },
+      shell: { name: "bash", args: ({ command }) => ({ command, i: "conformance probe" }) },
+    },
+    permissionSkipArgs: ["--auto-approve"],
+  },
   mockModel: ({ url }) => ({
     env: { PI_OFFLINE: "1" },
     files: { ".omp/agent/models.yml": stringify(piModelsConfig(url)) },

@@ -53,6 +53,18 @@ export const opencode = defineRealHost({
   unsupportedPaths: {
     "blocking-json": "opencode run has no single-document JSON output",
   },
+  toolBehavior: {
+    tools: {
+      read: { name: "read", args: ({ path }) => ({ filePath: path }) },
+      write: { name: "write", args: ({ path, content }) => ({ filePath: path, content }) },
+      shell: { name: "bash", args: ({ command }) => ({ command, description: "conformance probe" }) },
+    },
+    permissionSkipArgs: ["--auto"],
+    agentFiles: (name, instructions) => ({
+      [`.opencode/agent/${name}.md`]:
+        `---\ndescription: conformance probe agent\nmode: primary\n---\n${instructions}\n`,
+    }),
+  },
   mockModel: ({ url }) => ({
     env: {
       OPENCODE_CONFIG_CONTENT: JSON.stringify({

@@ -63,6 +63,13 @@ export const pi = defineRealHost({
   unsupportedPaths: {
     "blocking-json": "pi has no single-document JSON output (text mode prints only the final text)",
   },
+  toolBehavior: {
+    tools: {
+      read: { name: "read", args: ({ path }) => ({ path }) },
+      write: { name: "write", args: ({ path, content }) => ({ path, content }) },
+      shell: { name: "bash", args: ({ command }) => ({ command }) },
+    },
+  },
   mockModel: ({ url, home }) => ({
     env: { PI_CODING_AGENT_DIR: `${home}/.pi/agent`, PI_OFFLINE: "1" },
     files: { ".pi/agent/models.json": JSON.stringify(piModelsConfig(url), null, 2) + "\n" },

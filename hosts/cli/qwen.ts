@@ -7,6 +7,7 @@
  * @module
  */
 import type { InvocationRequest } from "../../src/exec/host_runner.ts";
+import { structuredOutputField } from "../../src/exec/tool_behavior.ts";
 import { capabilities, defineRealHost, opt } from "./_real_host.ts";
 
 function base(request: InvocationRequest, format: string | null): string[] {
@@ -53,6 +54,15 @@ export const qwen = defineRealHost({
     "resume": (request) => ({ args: [...base(request, "stream-json"), "--continue", request.prompt] }),
     "detached": (request) => ({ args: [...base(request, null), request.prompt] }),
     "version-check": () => ({ args: ["--version"] }),
+  },
+  toolBehavior: {
+    tools: {
+      read: { name: "read_file", args: ({ path }) => ({ file_path: path }) },
+      write: { name: "write_file", args: ({ path, content }) => ({ file_path: path, content }) },
+      shell: { name: "run_shell_command", args: ({ command }) => ({ command }) },
+    },
+    permissionSkipArgs: ["--yolo"],
+    structuredOutput: { tool: "structured_output", read: structuredOutputField },
   },
   mockModel: ({ url }) => ({
     env: { OPENAI_BASE_URL: `${url}/v1`, OPENAI_API_KEY: "sk-mock-conformance", OPENAI_MODEL: "mock-model" },

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { ToolBehavior } from "./tool_behavior.ts";
 
 /** What an invocation actually honours. Every flag is an argv fact checked by the capability tier. */
 export interface HostCapabilities {
@@ -153,6 +154,8 @@ export interface HostRunner {
   mockModel?(target: MockModelTarget): MockModelSetup;
   /** Why the host cannot be pointed at a local mock model, when `mockModel` is absent. */
   readonly mockModelUnsupported?: string;
+  /** Built-in tool names and capability switches for the capability-behaviour tier; absent: that tier SKIPs. */
+  readonly toolBehavior?: ToolBehavior;
   /** Resolves the binary to run, or `null` when it is absent. */
   detect(): Promise<string | null>;
   /** Builds the invocation for one golden path. */

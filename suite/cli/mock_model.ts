@@ -52,8 +52,8 @@ export const MOCK_RUN_SLOTS = Math.max(1, Number(Deno.env.get("CONFORMANCE_MOCK_
 let slotsInUse = 0;
 const slotWaiters: (() => void)[] = [];
 
-/** Runs `job` once a slot is free. */
-async function inSlot<T>(job: () => Promise<T>, signal: AbortSignal): Promise<T> {
+/** Runs `job` once a slot is free (the capability-behaviour tier shares these slots). */
+export async function inSlot<T>(job: () => Promise<T>, signal: AbortSignal): Promise<T> {
   while (slotsInUse >= MOCK_RUN_SLOTS) {
     if (signal.aborted) throw new DOMException("aborted while waiting for a run slot", "AbortError");
     await new Promise<void>((resolve) => {

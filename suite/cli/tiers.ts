@@ -12,6 +12,7 @@ import { behaviorTier } from "./behavior.ts";
 import { capabilitiesTier } from "./capabilities.ts";
 import { constructabilityTier } from "./constructability.ts";
 import { mockModelTier } from "./mock_model.ts";
+import { capabilityBehaviorTier } from "./capability_behavior.ts";
 import { compositionTier } from "./composition.ts";
 import { scriptedTier } from "./scripted.ts";
 
@@ -28,4 +29,5 @@ export const CLI_TIERS: readonly CliTier[] = [
   scriptedTier,
   compositionTier,
   mockModelTier,
+  capabilityBehaviorTier,
 ];

@@ -1,0 +1,76 @@
+/**
+ * One real-CLI run of the capability-behaviour tier: the host's invocation for a golden path, pointed at a
+ * scripted mock model in a sandbox, optionally with its permission bypass taken out, run through the executor
+ * in one of the mock-model tier's slots, with what it printed and how it ended.
+ *
+ * @module
+ */
+import { execute } from "../../src/exec/executor.ts";
+import type { GoldenPath, HostRunner, InvocationRequest, StreamShape } from "../../src/exec/host_runner.ts";
+import type { Observation } from "../../src/exec/observation.ts";
+import { createSandbox, mockInvocation, type Sandbox } from "../../src/mock_model/sandbox.ts";
+import type { ScriptedModel } from "../../src/mock_model/script.ts";
+import type { Normalizer } from "../../src/normalize/events.ts";
+import { normalizerFor } from "../../src/normalize/mod.ts";
+import { inSlot } from "./mock_model.ts";
+import { startRecording } from "./stream_record.ts";
+
+export { createSandbox, type Sandbox };
+
+/** What one run needs. */
+export interface CapabilityRunOptions {
+  readonly runner: HostRunner;
+  readonly path: GoldenPath;
+  readonly request: InvocationRequest;
+  readonly sandbox: Sandbox;
+  readonly model: ScriptedModel;
+  /** Argv elements to take out of the built invocation, in order (the permission bypass). */
+  readonly without?: readonly string[];
+  readonly wallTimeoutMs: number;
+  readonly signal: AbortSignal;
+}
+
+/** A finished run: the observation, stdout lines for a document path, the argv it ran. */
+export interface CapabilityRun {
+  readonly observation: Observation;
+  readonly stdout: string;
+  readonly args: readonly string[];
+}
+
+/** `args` with the first occurrence of the sequence `cut` removed; unchanged when it is absent. */
+export function withoutSequence(args: readonly string[], cut: readonly string[]): string[] {
+  if (cut.length === 0) return [...args];
+  for (let at = 0; at + cut.length <= args.length; at++) {
+    if (cut.every((element, offset) => args[at + offset] === element)) {
+      return [...args.slice(0, at), ...args.slice(at + cut.length)];
+    }
+  }
+  return [...args];
+}
+
+/** Runs the host once against the scripted model. */
+export async function runCapability(options: CapabilityRunOptions): Promise<CapabilityRun> {
+  const { runner, path, sandbox, model } = options;
+  const built = await mockInvocation({ runner, path, request: options.request, sandbox, url: model.url });
+  const invocation = options.without
+    ? Object.freeze({ ...built, args: Object.freeze(withoutSequence(built.args, options.without)) })
+    : built;
+  const document = path === "blocking-json";
+  const lines: string[] = [];
+  const collector: Normalizer = { line: (raw) => (lines.push(raw), []), end: () => [] };
+  const shape: StreamShape = document ? { init: "none", terminal: "eof" } : runner.streamShape;
+  const recording = startRecording(invocation, runner.dialect);
+  const observation = await inSlot(() =>
+    execute(invocation, {
+      host: runner.name,
+      normalizer: document ? collector : normalizerFor(runner.dialect)({ argv: invocation.args }),
+      streamShape: shape,
+      wallTimeoutMs: options.wallTimeoutMs,
+      postStreamGraceMs: 10_000,
+      killGraceMs: 1_000,
+      signal: options.signal,
+      ...(recording ? { onStdoutLine: (line: string) => recording.stdoutLine(line) } : {}),
+    }), options.signal);
+  recording?.finish(observation);
+  return { observation, stdout: lines.join("\n"), args: invocation.args };
+}
