@@ -8,7 +8,8 @@
  * PASS stays collapsed); each test shows its title and spec clause; `#r<n>` (a board cell, a result's own `#`
  * link, or the address) opens that result, widening the filters if they hide it; artifacts saved in the
  * report folder (traces, screenshots, a CLI test's saved stream folder and its files) are linked relative to
- * the page.
+ * the page. Under the board, when the run checked capabilities, the capability board: host × flag, "argv"
+ * and "behaviour" side by side (src/report/capability_board.ts).
  *
  * @module
  */
@@ -18,6 +19,7 @@ import { compare, expectedLabel, STATUSES, type TestResult } from "../outcome.ts
 import { artifactsOf } from "./artifacts.ts";
 import { writeFileAtomic } from "./atomic_write.ts";
 import { boardGrid, type BoardRow, STATUS_MARK } from "./board_grid.ts";
+import { capabilityBoard, type CapabilityHalf } from "./capability_board.ts";
 import { redact, redactResult } from "./redact.ts";
 import { stripControls } from "./sanitize.ts";
 import type { Reporter, TextSink } from "./reporter.ts";
@@ -66,6 +68,7 @@ details{border-bottom:1px solid #eee;padding:.2rem 0}
 summary{cursor:pointer}
 pre{background:#f6f6f6;padding:.5rem;overflow:auto;white-space:pre-wrap;word-break:break-word}
 ol.notes{color:#555}
+#capabilities td.unexpected{outline:2px solid #c5221f}
 `;
 
 // Static: reads the page's data attributes, never report data, so nothing in a report can become code.
@@ -269,6 +272,7 @@ export function renderHtml(
     for (const reason of grid.footnotes) out.push(`<li>${escapeHtml(reason)}</li>`);
     out.push("</ol>");
   }
+  out.push(...capabilityHtml(clean, secrets, (result) => indexOf.get(result)));
   out.push("<h2>Results</h2>");
   for (const [index, result] of results.entries()) {
     const verdict = compare(result);
@@ -303,6 +307,62 @@ export function renderHtml(
   }
   out.push(`<script>${SCRIPT}</script></body></html>`);
   return `${out.filter(Boolean).join("\n")}\n`;
+}
+
+/**
+ * The capability board (src/report/capability_board.ts): a row per host, an "argv" and a "behaviour" column
+ * per flag and the tool round trip; each cell links to the result whose status it shows, its title lists all
+ * the results it is made of, and an unexpected one is outlined. Static: the filters do not touch it.
+ */
+function capabilityHtml(
+  report: RunReport,
+  secrets: readonly string[],
+  indexOf: (result: TestResult) => number | undefined,
+): string[] {
+  const board = capabilityBoard(report, { includeTestOnly: true, secrets });
+  if (board.rows.length === 0) return [];
+  const cell = (half: CapabilityHalf | undefined) => {
+    if (half === undefined) return "<td></td>";
+    const title = half.note ?? half.results.map((result) => `${result.test}: ${result.status}`).join("; ");
+    const note = half.footnote === undefined ? "" : `<sup>${half.footnote}</sup>`;
+    const unexpected = half.verdict === "unexpected" ? " unexpected" : "";
+    return `<td class="mark ${half.shown.status}${unexpected}" title="${escapeHtml(title)}">` +
+      `<a href="#r${indexOf(half.shown)}">${half.mark}${note}</a></td>`;
+  };
+  const out = [
+    '<h2>Capabilities: argv and behaviour</h2><table id="capabilities"><thead><tr><th rowspan="2">Host</th>',
+    ...board.flags.map((flag) => `<th colspan="2"><code>${escapeHtml(flag)}</code></th>`),
+    '<th rowspan="2">tool round trip</th></tr><tr>',
+    ...board.flags.map(() => "<th>argv</th><th>behaviour</th>"),
+    "</tr></thead><tbody>",
+    ...board.rows.map((row) =>
+      `<tr><th scope="row">${escapeHtml(row.host.id)}</th>` +
+      row.cells.map((flag) => cell(flag.argv) + cell(flag.behaviour)).join("") + `${cell(row.roundTrip)}</tr>`
+    ),
+    "</tbody></table>",
+    "<p class=\"meta\">argv: the flag's marker is in the host's invocation (<code>cli/capabilities/</code>) · " +
+    "behaviour: the CLI does what the flag says against the scripted mock model " +
+    "(<code>cli/capability-behavior/</code>: with the flag where the host claims it, without it always) · " +
+    "✓ claimed and shown (behaviour: both directions pass) · ○ not claimed, and absent as it should be · " +
+    "✗ fails · ! warning · ? not observed (a SKIP, or a direction that did not run; never a pass) · i info · " +
+    "blank: not run</p>",
+  ];
+  if (!board.behaviourRan) {
+    out.push(
+      '<p class="meta">No <code>cli/capability-behavior/</code> result in this report: the behaviour columns ' +
+        "are empty (the tier runs with <code>--mock-model</code>).</p>",
+    );
+  } else if (board.gaps.length > 0) {
+    out.push(
+      `<p><span class="bad">In argv but not working</span> ${
+        board.gaps.map((gap) => `${escapeHtml(gap.host)} <code>${escapeHtml(gap.flag)}</code>`).join(", ")
+      }</p>`,
+    );
+  }
+  if (board.footnotes.length > 0) {
+    out.push('<ol class="notes">', ...board.footnotes.map((note) => `<li>${escapeHtml(note)}</li>`), "</ol>");
+  }
+  return out;
 }
 
 /** The spec clause a result checks (`MUST`, `SHOULD NOT`, …), as the apps suite records it in its details. */

@@ -1,13 +1,15 @@
 /**
  * The `markdown` reporter: the pass/fail board, tests × hosts with ✓ ✗ ! i – marks and numbered footnotes
  * for SKIP and INFO reasons and for test titles (`[^t<row>]` after the test id), written to `board.md`. Test-only hosts (the fakes, broken reference variants)
- * are left off by policy, and the board says which.
+ * are left off by policy, and the board says which. Under it, when the run checked capabilities, the
+ * capability board: host × flag, "argv" and "behaviour" side by side (src/report/capability_board.ts).
  *
  * @module
  */
 import { join } from "node:path";
 import { writeFileAtomic } from "./atomic_write.ts";
 import { boardGrid, type BoardRow } from "./board_grid.ts";
+import { capabilityBoard, type CapabilityHalf } from "./capability_board.ts";
 import { redact } from "./redact.ts";
 import { stripControls } from "./sanitize.ts";
 import type { Reporter, TextSink } from "./reporter.ts";
@@ -94,7 +96,59 @@ export function renderBoardMarkdown(report: RunReport, options: BoardMarkdownOpt
   });
   lines.push(...titles);
   if (grid.footnotes.length + titles.length > 0) lines.push("");
+  lines.push(...capabilityLines(report, options.secrets ?? []));
   return lines.join("\n");
+}
+
+/**
+ * The capability board (src/report/capability_board.ts) under the main one: a row per host, an "argv" and a
+ * "behaviour" column per flag, the tool round trip, the flags in argv that do not work, and footnotes
+ * `[^c<n>]` (their own letter, so their numbers never clash with the main board's). Nothing without a
+ * capability result.
+ */
+function capabilityLines(report: RunReport, secrets: readonly string[]): string[] {
+  const board = capabilityBoard(report, { secrets });
+  if (board.rows.length === 0) return [];
+  const mark = (half: CapabilityHalf | undefined) =>
+    half === undefined ? "" : half.footnote === undefined ? half.mark : `${half.mark}[^c${half.footnote}]`;
+  const headers = board.flags.flatMap((flag) => [`\`${code(flag)}\` argv`, `\`${code(flag)}\` behaviour`]);
+  const lines = [
+    "## Capabilities: argv and behaviour",
+    "",
+    `| Host | ${[...headers, "tool round trip"].join(" | ")} |`,
+    `| --- | ${[...headers, ""].map(() => ":-:").join(" | ")} |`,
+    ...board.rows.map((row) => {
+      const cells = row.cells.flatMap((cell) => [mark(cell.argv), mark(cell.behaviour)]);
+      return `| ${escapeMarkdown(row.host.id)} | ${[...cells, mark(row.roundTrip)].join(" | ")} |`;
+    }),
+    "",
+    "argv: the flag's marker is in the host's invocation (`cli/capabilities/`) · behaviour: the CLI does what " +
+    "the flag says against the scripted mock model (`cli/capability-behavior/`: with the flag where the host " +
+    "claims it, and without it always) · ✓ claimed and shown (behaviour: both directions pass) · ○ not " +
+    "claimed, and absent as it should be · ✗ fails · ! warning · ? not observed (a SKIP, or a direction that " +
+    "did not run; never a pass) · i info · blank: not run · a note says which result and whether it is a " +
+    "known finding listed in hosts/expectations",
+    "",
+  ];
+  if (!board.behaviourRan) {
+    lines.push(
+      "No `cli/capability-behavior/` result in this report: the behaviour columns are empty " +
+        "(the tier runs with `--mock-model`).",
+      "",
+    );
+  } else if (board.gaps.length > 0) {
+    lines.push(
+      `**In argv but not working:** ${
+        board.gaps.map((gap) => `${escapeMarkdown(gap.host)} \`${code(gap.flag)}\``).join(", ")
+      }.`,
+      "",
+    );
+  }
+  for (const [index, note] of board.footnotes.entries()) {
+    lines.push(`[^c${index + 1}]: ${escapeMarkdown(note)}`);
+  }
+  if (board.footnotes.length > 0) lines.push("");
+  return lines;
 }
 
 /** How many interrupted tests are named on the board; the rest are counted. */

@@ -3,9 +3,12 @@ import { join } from "node:path";
 import { escapeMarkdown, MarkdownReporter, renderBoardMarkdown } from "../../src/report/markdown.ts";
 import { collector, mixedReport, report, result, tempDir } from "./_fixtures.ts";
 
-/** The board's table as rows of trimmed cells. */
+/** The board's table (the first one: the capability board may follow) as rows of trimmed cells. */
 function table(markdown: string): string[][] {
-  return markdown.split("\n").filter((line) => line.startsWith("| "))
+  const lines = markdown.split("\n");
+  const start = lines.findIndex((line) => line.startsWith("| "));
+  const end = lines.findIndex((line, index) => index > start && !line.startsWith("| "));
+  return lines.slice(start < 0 ? 0 : start, start < 0 ? 0 : end < 0 ? undefined : end)
     .map((line) => line.slice(2, -2).split(" | ").map((cell) => cell.trim()));
 }
 
