@@ -1,0 +1,74 @@
+/**
+ * `copilot` (`copilot`, @github/copilot 1.0.102). Headless is `-p PROMPT` with `--allow-all-tools` (required
+ * for non-interactive mode) and `--output-format json` (JSONL session events ended by a `result` line with
+ * the exit code). Pitfalls handled here: the npm package is a Node loader that runs a native single-executable
+ * binary, which unpacks its ~235 MB JavaScript package on first use into `~/.cache/copilot/pkg` (5 to 10 s
+ * per fresh HOME, and a `Package extraction took N ms` line on stderr): `COPILOT_PKG_CACHE_HOME` keeps that
+ * unpacked copy in the `hosts:install` cache, shared by every sandboxed run; auto-update is off. Copilot talks
+ * to GitHub's service unless a BYOK provider is set: the mock model is `COPILOT_PROVIDER_BASE_URL` (an
+ * OpenAI-compatible endpoint) with `COPILOT_OFFLINE=true`, which needs no GitHub sign-in and skips
+ * telemetry and GitHub's MCP server.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import type { InvocationRequest } from "../../src/exec/host_runner.ts";
+import { hostsCacheDir } from "./_installed.ts";
+import { capabilities, defineRealHost, opt } from "./_real_host.ts";
+
+const SKIP = "--allow-all-tools";
+
+function prompt(request: InvocationRequest, json: boolean, extra: string[] = []): string[] {
+  return [
+    "-p",
+    request.prompt,
+    ...(json ? ["--output-format", "json"] : []),
+    SKIP,
+    "--no-auto-update",
+    ...opt("--model", request.model),
+    ...opt("--agent", request.agent),
+    ...(request.tools ? ["--available-tools", ...request.tools] : []),
+    ...opt("--add-dir", request.workspaceRoot),
+    ...extra,
+  ];
+}
+
+/** The copilot host. */
+export const copilot = defineRealHost({
+  id: "copilot",
+  binary: "copilot",
+  install: { package: "@github/copilot", version: "1.0.102" },
+  envPrefixes: ["COPILOT_*", "GH_TOKEN", "GH_HOST", "GITHUB_TOKEN"],
+  summary: "GitHub Copilot CLI (-p, --output-format json session events)",
+  dialect: "copilot",
+  capabilities: capabilities("streaming", "permissionSkip", "agentSelect", "toolAllowlist"),
+  capabilityMarkers: { streaming: ["--output-format"], permissionSkip: [SKIP] },
+  streamShape: { init: "synthetic", terminal: "event" },
+  env: {
+    COPILOT_AUTO_UPDATE: "false",
+    COPILOT_PKG_CACHE_HOME: join(hostsCacheDir(), "copilot"),
+  },
+  stderrNoise: [/^Package extraction took \d+ms$/],
+  envAllow: ["COPILOT_*", "GH_TOKEN", "GH_HOST", "GITHUB_TOKEN"],
+  paths: {
+    "streaming": (request) => ({ args: prompt(request, true) }),
+    "resume": (request) => ({ args: prompt(request, true, ["--continue"]) }),
+    "detached": (request) => ({ args: [...prompt(request, false), "-s"] }),
+    "version-check": () => ({ args: ["--version"] }),
+  },
+  unsupportedPaths: {
+    "blocking-json":
+      "copilot's --output-format json is a JSONL event stream; it has no single-document output",
+  },
+  mockModel: ({ url }) => ({
+    env: {
+      COPILOT_OFFLINE: "true",
+      COPILOT_PROVIDER_BASE_URL: `${url}/v1`,
+      COPILOT_PROVIDER_TYPE: "openai",
+      COPILOT_PROVIDER_API_KEY: "sk-mock-conformance",
+      COPILOT_MODEL: "mock-model",
+    },
+    files: {},
+    model: "mock-model",
+  }),
+});
