@@ -174,7 +174,11 @@ async function register(repo: string): Promise<void> {
     'import { qwen } from "./cli/qwen.ts";\n',
     'import { qwen } from "./cli/qwen.ts";\nimport { throwaway } from "./cli/throwaway.ts";\n',
   );
-  const withEntry = withImport.replace("  qwen,\n];", "  qwen,\n  throwaway,\n];");
+  // Appended as the last entry of CLI_HOSTS, whichever host is last now.
+  const withEntry = withImport.replace(
+    /(export const CLI_HOSTS: readonly RealHost\[\] = \[\n(?: {2}\w+,\n)+)\];/,
+    "$1  throwaway,\n];",
+  );
   assert.notEqual(withEntry, withImport, "the registry's CLI_HOSTS list moved: update this test");
   await Deno.writeTextFile(`${repo}/hosts/registry.ts`, withEntry);
 }
