@@ -4,13 +4,15 @@
  * (src/report/capability_board.ts), in the data and in the markdown and HTML renderings.
  */
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import type { TestResult } from "../../src/outcome.ts";
 import { capabilityBoard, type CapabilityHalf } from "../../src/report/capability_board.ts";
-import { renderHtml } from "../../src/report/html.ts";
+import { HtmlReporter, renderHtml } from "../../src/report/html.ts";
 import { renderBoardMarkdown } from "../../src/report/markdown.ts";
 import { parseReport } from "../../src/report/schema.ts";
 import { serializeReport } from "../../src/report/json.ts";
-import { report, result } from "./_fixtures.ts";
+import { launchChromium, NO_CHROMIUM } from "./_chromium.ts";
+import { collector, report, result, tempDir } from "./_fixtures.ts";
 
 const argv = (
   host: string,
@@ -266,4 +268,32 @@ Deno.test("the HTML capability board links each cell to the result it shows, esc
   assert.ok(!section.includes("<img"), "the message is escaped");
   assert.match(section, /asked &lt;img src=x onerror=&quot;1&quot;&gt;/);
   assert.match(section, /In argv but not working<\/span> pi <code>permissionSkip<\/code>/);
+});
+
+Deno.test({
+  name: "in Chromium, a capability cell opens the result it shows, widening the filters that hide it",
+  ignore: NO_CHROMIUM !== undefined,
+  async fn() {
+    await using temp = await tempDir();
+    await new HtmlReporter({ outDir: temp.path, out: collector() }).finish(roundTripped([
+      argv("pi", "permissionSkip", true, "PASS"),
+      behaviour("pi", "permissionSkip", "positive", "PASS"),
+      behaviour("pi", "permissionSkip", "negative", "FAIL", { message: "ran the tool without asking" }),
+    ]));
+    await using chromium = await launchChromium();
+    const page = await chromium.browser.newPage();
+    const problems: string[] = [];
+    page.on("pageerror", (error) => void problems.push(error.message));
+    await page.goto(`file://${join(temp.path, "report.html")}`);
+    // The page opens on the unexpected result; the passing argv check is hidden until its cell is followed.
+    assert.equal(await page.isHidden("#r0"), true);
+    await page.click('#capabilities a[href="#r0"]');
+    await page.waitForFunction(() => (document.getElementById("r0") as HTMLDetailsElement).open);
+    assert.equal(await page.isVisible("#r0"), true);
+    assert.match(await page.innerText("#r0 > summary"), /cli\/capabilities\/permissionSkip-positive/);
+    // Filtering the board by status leaves the capability board whole: it is a summary, not a filter view.
+    await page.uncheck('input[data-filter="status"][value="FAIL"]');
+    assert.equal(await page.isVisible('#capabilities a[href="#r2"]'), true);
+    assert.deepEqual(problems, []);
+  },
 });
