@@ -6,7 +6,10 @@
  * Figures: the fake tier (wall, cases per second) and fake-host start (`fake_tier.ts`); normaliser throughput
  * and memory growth (`mock_model.ts`); a large recorded claude stream through the real executor, its MB/s and
  * the peak RSS of the process reading it (here); the reference-host catalogue (`reference.ts`); the mock-model
- * tier per real CLI (here, all at once as a run does); `conformance --version` start-up (here).
+ * tier per real CLI (here, all at once as a run does); the streaming and capability-behaviour tiers through
+ * `conformance run` over every installed real CLI, and their ratio (`cli_tiers.ts`); `conformance --version`
+ * start-up (here). `--only GROUP[,GROUP…]` measures some groups alone (names in {@linkcode GROUPS}); with
+ * `--update-docs` their rows replace the same rows of the table in docs/performance.md.
  *
  * @module
  */
@@ -16,6 +19,7 @@ import type { CliHostEntry } from "../../src/host.ts";
 import { permissionFlags } from "../../src/permissions.ts";
 import { isRealCli, mockModelTier } from "../../suite/cli/mock_model.ts";
 import { sampleStatusPeak, sampleVmHwm } from "../robustness/_harness.ts";
+import { cliTierRows } from "./cli_tiers.ts";
 import { benchFakeTier } from "./fake_tier.ts";
 import { benchNormalizer } from "./mock_model.ts";
 import { benchReference } from "./reference.ts";
@@ -421,8 +425,7 @@ const BEGIN = "<!-- bench:begin -->";
 const END = "<!-- bench:end -->";
 
 /** Replaces the table between the bench markers of docs/performance.md (appends it when they are missing). */
-async function updatePerformanceDoc(table: string): Promise<void> {
-  const doc = path("docs/performance.md");
+async function updatePerformanceDoc(table: string, doc = path("docs/performance.md")): Promise<void> {
   const text = await Deno.readTextFile(doc);
   const block =
     `${BEGIN}\nLatest \`deno task bench\` (written by \`deno task bench --update-docs\`):\n\n${table}${END}`;
@@ -434,22 +437,77 @@ async function updatePerformanceDoc(table: string): Promise<void> {
   await Deno.writeTextFile(doc, next);
 }
 
+/** The groups of rows, in the order the bench measures them: `--only` names some of them. */
+export const GROUPS: Readonly<Record<string, () => Promise<BenchRow[]>>> = {
+  startup: startupRows,
+  "fake-tier": fakeTierRows,
+  normalizer: normalizerRows,
+  "executor-stream": executorStreamRows,
+  reference: referenceRows,
+  "mock-model": mockModelRows,
+  "cli-run": cliTierRows,
+  interrupt: interruptRows,
+};
+
+/** The groups `--only` names, checked; every group without it. */
+export function selectedGroups(only: string | undefined): string[] {
+  if (only === undefined) return Object.keys(GROUPS);
+  const names = only.split(",").map((name) => name.trim()).filter(Boolean);
+  const unknown = names.filter((name) => !(name in GROUPS));
+  if (names.length === 0 || unknown.length > 0) {
+    throw new TypeError(
+      `Unknown bench group "${unknown[0] ?? only}": name one or more of ${Object.keys(GROUPS).join(", ")}`,
+    );
+  }
+  return Object.keys(GROUPS).filter((name) => names.includes(name));
+}
+
+/** Splits a table line of docs/performance.md into its trimmed cells (an escaped `\\|` stays in its cell). */
+function cellsOf(line: string): string[] {
+  return line.trim().replace(/^\|/, "").replace(/\|$/, "").split(/(?<!\\)\|/).map((cell) => cell.trim());
+}
+
+/**
+ * Puts rows measured alone (`--only`) into the table of docs/performance.md: each replaces the row of the same
+ * figure, or is appended, and its note says when and under what load it was measured, since the table's
+ * heading describes the full run the other rows come from.
+ */
+export async function updatePerformanceRows(
+  rows: readonly BenchRow[],
+  when: string,
+  doc = path("docs/performance.md"),
+): Promise<void> {
+  const text = await Deno.readTextFile(doc);
+  const begin = text.indexOf(BEGIN);
+  const end = text.indexOf(END);
+  const dated = rows.map((row) => ({ ...row, note: `measured alone (--only) ${when}; ${row.note}` }));
+  if (begin < 0 || end < begin) {
+    await updatePerformanceDoc(renderMarkdown(dated, `Benchmark rows measured alone ${when}.`), doc);
+    return;
+  }
+  const lines = text.slice(begin, end).split("\n");
+  const rendered = renderMarkdown(dated, "").split("\n").filter((line) => line.startsWith("| ")).slice(2);
+  let append = lines.findLastIndex((line) => line.startsWith("|")) + 1;
+  for (const [index, row] of rows.entries()) {
+    const at = lines.findIndex((line) =>
+      line.startsWith("|") && cellsOf(line)[0] === row.figure.replaceAll("|", "\\|")
+    );
+    if (at >= 0) lines[at] = rendered[index]!;
+    else lines.splice(append++, 0, rendered[index]!);
+  }
+  await Deno.writeTextFile(doc, text.slice(0, begin) + lines.join("\n") + text.slice(end));
+}
+
 if (import.meta.main) {
   const { values } = parseArgs({
     args: Deno.args,
-    options: { json: { type: "boolean" }, "update-docs": { type: "boolean" } },
+    options: { json: { type: "boolean" }, "update-docs": { type: "boolean" }, only: { type: "string" } },
   });
+  const groups = selectedGroups(values.only);
   const date = new Date().toISOString();
   const loadBefore = Deno.loadavg();
-  const rows = [
-    ...await startupRows(),
-    ...await fakeTierRows(),
-    ...await normalizerRows(),
-    ...await executorStreamRows(),
-    ...await referenceRows(),
-    ...await mockModelRows(),
-    ...await interruptRows(),
-  ];
+  const rows: BenchRow[] = [];
+  for (const group of groups) rows.push(...await GROUPS[group]!());
   const load = `load average ${loadBefore.map((l) => fixed(l, 1)).join(" ")} at start, ${
     Deno.loadavg().map((l) => fixed(l, 1)).join(" ")
   } at end`;
@@ -457,5 +515,8 @@ if (import.meta.main) {
   const table = renderMarkdown(rows, heading);
   if (values.json) console.log(JSON.stringify({ date, machine: machine(), load, rows }, null, 2));
   else console.log(table);
-  if (values["update-docs"]) await updatePerformanceDoc(table);
+  if (values["update-docs"]) {
+    if (values.only === undefined) await updatePerformanceDoc(table);
+    else await updatePerformanceRows(rows, `on ${date} (${load})`);
+  }
 }
