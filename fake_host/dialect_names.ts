@@ -15,4 +15,6 @@ export const DIALECT_NAMES = [
   "pi",
   "kimi",
   "qwen",
+  "copilot",
+  "cline",
 ] as const;

@@ -274,6 +274,70 @@ const kimi: DialectWriter = {
   padding: (bytes) => pad('{"role":"meta","type":"turn.step.progress","pad":"', bytes, '"}'),
 };
 
+const copilotEvent = (type: string, data: Record<string, unknown>) => ({ type, data, timestamp: TIMESTAMP });
+
+// copilot's JSON stream has no session-start line and no token counts.
+const copilot: DialectWriter = {
+  init: (d) => out(copilotEvent("session.tools_updated", { model: model(d) })),
+  text: (content, n) =>
+    out(copilotEvent("assistant.message", { messageId: `msg_${n}`, content, toolRequests: [] })),
+  tool: (toolName, args, n) =>
+    out(
+      copilotEvent("tool.execution_start", { toolCallId: `call_${n}`, toolName, arguments: args }),
+      copilotEvent("tool.execution_complete", {
+        toolCallId: `call_${n}`,
+        success: true,
+        result: { content: "" },
+      }),
+    ),
+  retry: (d) => out(copilotEvent("assistant.turn_retry", { turnId: "0", reason: d.message })),
+  result: (d) =>
+    both(
+      d.error === undefined ? { stdout: [], stderr: [] } : out(copilotEvent("session.error", {
+        errorType: "query",
+        message: d.error,
+      })),
+      out({
+        type: "result",
+        timestamp: TIMESTAMP,
+        sessionId: "fake-session",
+        exitCode: d.error === undefined ? 0 : 1,
+        usage: { premiumRequests: 0 },
+      }),
+    ),
+  padding: (bytes) => pad('{"type":"session.info","data":{"infoType":"pad","message":"', bytes, '"}}'),
+};
+
+const clineAgent = (event: Record<string, unknown>) => ({ ts: TIMESTAMP, type: "agent_event", event });
+
+// cline retries silently; its run_result carries the run's usage.
+const cline: DialectWriter = {
+  init: (d) => out({ ts: TIMESTAMP, type: "hook_event", hookEventName: "agent_start", taskId: session(d) }),
+  text: (text) => out(clineAgent({ type: "content_end", contentType: "text", text })),
+  tool: (toolName, input, n) =>
+    out(
+      clineAgent({ type: "content_start", contentType: "tool", toolCallId: `call_${n}`, toolName, input }),
+      clineAgent({ type: "content_end", contentType: "tool", toolCallId: `call_${n}`, toolName, output: "" }),
+    ),
+  retry: () => ({ stdout: [], stderr: [] }),
+  result: (d) =>
+    out({
+      ts: TIMESTAMP,
+      type: "run_result",
+      finishReason: d.error === undefined ? "completed" : "error",
+      iterations: 1,
+      usage: {
+        inputTokens: d.in,
+        outputTokens: d.out,
+        cacheReadTokens: d.cache,
+        cacheWriteTokens: 0,
+        totalCost: 0,
+      },
+      text: d.error ?? "OK",
+    }),
+  padding: (bytes) => pad('{"type":"agent_event","event":{"type":"notice","pad":"', bytes, '"}}'),
+};
+
 /**
  * The writer of every dialect the fake host speaks: one per dialect of the normalisers (src/normalize/mod.ts,
  * generated into fake_host/dialect_names.ts); this file does not type-check while one of them has no writer.
@@ -286,6 +350,8 @@ export const DIALECT_WRITERS: Readonly<Record<FakeDialect, DialectWriter>> = {
   pi,
   kimi,
   qwen,
+  copilot,
+  cline,
 };
 
 /** The `turn_completed` directive's line: the codex-style usage terminal, the same in every dialect. */

@@ -20,6 +20,8 @@ import { pi } from "./cli/pi.ts";
 import { omp } from "./cli/omp.ts";
 import { kimiCode } from "./cli/kimi_code.ts";
 import { qwen } from "./cli/qwen.ts";
+import { copilot } from "./cli/copilot.ts";
+import { cline } from "./cli/cline.ts";
 import { REFERENCE_HOST, REFERENCE_VARIANT_HOSTS } from "./web/reference.ts";
 import { MCP_UI_HOST } from "./web/mcp_ui.ts";
 import { MCP_INSPECTOR_HOST } from "./web/mcp_inspector.ts";
@@ -40,6 +42,8 @@ export const CLI_HOSTS: readonly RealHost[] = [
   omp,
   kimiCode,
   qwen,
+  copilot,
+  cline,
 ];
 
 /** Every built-in host, in listing order. */

@@ -15,6 +15,8 @@ export const HOST_BINARIES: readonly string[] = [
   "omp",
   "kimi",
   "qwen",
+  "copilot",
+  "cline",
 ];
 
 /** The MCP Apps hosts of the registry that run as a local program, by the shim name `hosts:install` writes. */
@@ -38,4 +40,6 @@ export const HOST_ENV: readonly string[] = [
   "MOONSHOT_*",
   "QWEN_*",
   "DASHSCOPE_*",
+  "COPILOT_*",
+  "CLINE_*",
 ];

@@ -38,7 +38,9 @@ export const copilot = defineRealHost({
   id: "copilot",
   binary: "copilot",
   install: { package: "@github/copilot", version: "1.0.102" },
-  envPrefixes: ["COPILOT_*", "GH_TOKEN", "GH_HOST", "GITHUB_TOKEN"],
+  // Only COPILOT_* (its sign-in token is COPILOT_GITHUB_TOKEN): the generic GH_TOKEN and GITHUB_TOKEN it also
+  // reads are GitHub credentials of the user, not the agent's, and stay out of its environment.
+  envPrefixes: ["COPILOT_*"],
   summary: "GitHub Copilot CLI (-p, --output-format json session events)",
   dialect: "copilot",
   capabilities: capabilities("streaming", "permissionSkip", "agentSelect", "toolAllowlist"),
@@ -49,7 +51,7 @@ export const copilot = defineRealHost({
     COPILOT_PKG_CACHE_HOME: join(hostsCacheDir(), "copilot"),
   },
   stderrNoise: [/^Package extraction took \d+ms$/],
-  envAllow: ["COPILOT_*", "GH_TOKEN", "GH_HOST", "GITHUB_TOKEN"],
+  envAllow: ["COPILOT_*"],
   paths: {
     "streaming": (request) => ({ args: prompt(request, true) }),
     "resume": (request) => ({ args: prompt(request, true, ["--continue"]) }),

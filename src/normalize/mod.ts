@@ -15,6 +15,8 @@ import { kimiNormalizer } from "./kimi.ts";
 import { opencodeNormalizer } from "./opencode.ts";
 import { piNormalizer } from "./pi.ts";
 import { qwenNormalizer } from "./qwen.ts";
+import { copilotNormalizer } from "./copilot.ts";
+import { clineNormalizer } from "./cline.ts";
 import { readGeminiBlocking } from "./gemini.ts";
 import { readQwenBlocking } from "./qwen.ts";
 import type { NormalizerFactory } from "./events.ts";
@@ -39,6 +41,8 @@ const BUILT_IN = {
   pi: { normalizer: piNormalizer, blockingJson: readResultObject },
   kimi: { normalizer: kimiNormalizer, blockingJson: readResultObject },
   qwen: { normalizer: qwenNormalizer, blockingJson: readQwenBlocking },
+  copilot: { normalizer: copilotNormalizer, blockingJson: readResultObject },
+  cline: { normalizer: clineNormalizer, blockingJson: readResultObject },
 } as const satisfies Record<string, Dialect>;
 
 /** The name of a built-in dialect. */
