@@ -178,7 +178,8 @@ if (import.meta.main) {
   );
   const jobs = runners.flatMap((runner) =>
     RECORDED_CASES.filter((kase) =>
-      (!cases || cases.includes(kase.id)) && (kase.model !== "scripted" || runner.toolBehavior !== undefined) &&
+      (!cases || cases.includes(kase.id)) &&
+      (kase.model !== "scripted" || runner.toolBehavior !== undefined) &&
       // A host that cannot reach the mock model (mockModelUnsupported says why) has no mock-model cases.
       (kase.model !== "mock" || runner.mockModel !== undefined)
     ).map((kase) => ({ runner, kase }))

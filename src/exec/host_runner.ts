@@ -154,6 +154,12 @@ export interface HostRunner {
   mockModel?(target: MockModelTarget): MockModelSetup;
   /** Why the host cannot be pointed at a local mock model, when `mockModel` is absent. */
   readonly mockModelUnsupported?: string;
+  /**
+   * For a host without `mockModel` whose own service URL can be set (its protocol is not one the mock model
+   * speaks): that URL pointed at `url`, with a bogus credential. The fixture recorder's unreachable-endpoint
+   * case uses it, with a closed loopback port.
+   */
+  vendorEndpoint?(target: MockModelTarget): MockModelSetup;
   /** Built-in tool names and capability switches for the capability-behaviour tier; absent: that tier SKIPs. */
   readonly toolBehavior?: ToolBehavior;
   /** Resolves the binary to run, or `null` when it is absent. */

@@ -77,6 +77,11 @@ export interface MockInvocationOptions {
   readonly sandbox: Sandbox;
   /** The mock model's origin; `null` builds the invocation with no model endpoint at all (no credentials). */
   readonly url: string | null;
+  /**
+   * `url` is a closed port standing for an unreachable service: a host without a mock model is then pointed
+   * there through its `vendorEndpoint` (its own service, with a bogus credential).
+   */
+  readonly unreachable?: boolean;
 }
 
 /**
@@ -89,14 +94,15 @@ export async function mockInvocation(options: MockInvocationOptions): Promise<Ho
   let env: Record<string, string> = {};
   let model: string | undefined;
   if (url !== null) {
-    if (!runner.mockModel) {
+    const point = runner.mockModel ?? (options.unreachable ? runner.vendorEndpoint : undefined);
+    if (!point) {
       throw new TypeError(
         `Host "${runner.name}" cannot be pointed at a mock model: ${
           runner.mockModelUnsupported ?? "no mockModel()"
         }`,
       );
     }
-    const setup = runner.mockModel({ url, home: sandbox.home });
+    const setup = point.call(runner, { url, home: sandbox.home });
     for (const [relative, content] of Object.entries(setup.files)) {
       const path = join(sandbox.home, relative);
       await Deno.mkdir(dirname(path), { recursive: true });
