@@ -22,6 +22,8 @@ import { kimiCode } from "./cli/kimi_code.ts";
 import { qwen } from "./cli/qwen.ts";
 import { copilot } from "./cli/copilot.ts";
 import { cline } from "./cli/cline.ts";
+import { amp } from "./cli/amp.ts";
+import { auggie } from "./cli/auggie.ts";
 import { REFERENCE_HOST, REFERENCE_VARIANT_HOSTS } from "./web/reference.ts";
 import { MCP_UI_HOST } from "./web/mcp_ui.ts";
 import { MCP_INSPECTOR_HOST } from "./web/mcp_inspector.ts";
@@ -44,6 +46,8 @@ export const CLI_HOSTS: readonly RealHost[] = [
   qwen,
   copilot,
   cline,
+  amp,
+  auggie,
 ];
 
 /** Every built-in host, in listing order. */

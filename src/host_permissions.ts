@@ -17,6 +17,8 @@ export const HOST_BINARIES: readonly string[] = [
   "qwen",
   "copilot",
   "cline",
+  "amp",
+  "auggie",
 ];
 
 /** The MCP Apps hosts of the registry that run as a local program, by the shim name `hosts:install` writes. */
@@ -42,4 +44,6 @@ export const HOST_ENV: readonly string[] = [
   "DASHSCOPE_*",
   "COPILOT_*",
   "CLINE_*",
+  "AMP_*",
+  "AUGMENT_*",
 ];
