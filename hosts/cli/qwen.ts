@@ -62,7 +62,10 @@ export const qwen = defineRealHost({
       shell: { name: "run_shell_command", args: ({ command }) => ({ command }) },
     },
     permissionSkipArgs: ["--yolo"],
-    structuredOutput: { tool: "structured_output", read: structuredOutputField },
+    structuredOutput: {
+      tool: "structured_output",
+      read: (stdout) => structuredOutputField(stdout, "structured_result"),
+    },
   },
   mockModel: ({ url }) => ({
     env: { OPENAI_BASE_URL: `${url}/v1`, OPENAI_API_KEY: "sk-mock-conformance", OPENAI_MODEL: "mock-model" },

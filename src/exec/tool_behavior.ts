@@ -52,8 +52,9 @@ export interface ToolBehavior {
 }
 
 /**
- * The `structured_output` field of a blocking-JSON result document (claude's one object, qwen's array of
- * claude-shaped messages, whose last `result` carries it), or `undefined` when there is none.
+ * A field of a blocking-JSON result document (claude's one object, qwen's array of claude-shaped messages,
+ * whose last `result` carries it): claude's `structured_output` by default, qwen's `structured_result`; or
+ * `undefined` when there is none.
  *
  * @example
  * ```ts
@@ -61,7 +62,7 @@ export interface ToolBehavior {
  * structuredOutputField('{"type":"result","structured_output":{"answer":"x"}}'); // { answer: "x" }
  * ```
  */
-export function structuredOutputField(stdout: string): unknown {
+export function structuredOutputField(stdout: string, field = "structured_output"): unknown {
   let document: unknown;
   try {
     document = JSON.parse(stdout);
@@ -70,6 +71,6 @@ export function structuredOutputField(stdout: string): unknown {
   }
   const results = (Array.isArray(document) ? document : [document]).filter((item) =>
     typeof item === "object" && item !== null && (item as { type?: unknown }).type === "result"
-  ) as { structured_output?: unknown }[];
-  return results.at(-1)?.structured_output;
+  ) as Record<string, unknown>[];
+  return results.at(-1)?.[field];
 }

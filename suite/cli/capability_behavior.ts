@@ -26,32 +26,21 @@
  * @module
  */
 import type { HostCapabilities, HostRunner } from "../../src/exec/host_runner.ts";
-import type { Observation } from "../../src/exec/observation.ts";
-import { summarizeObservation } from "../../src/exec/observation.ts";
-import type { ToolBehavior } from "../../src/exec/tool_behavior.ts";
-import type { CliHostEntry } from "../../src/host.ts";
-import { type ModelScript, type ScriptedModel, startScriptedModel } from "../../src/mock_model/script.ts";
 import { fail, type Outcome, skip } from "../../src/outcome.ts";
-import type { RunSettings, TestCase } from "../../src/suite.ts";
-import { judgeRoundTrip } from "./capability_judge.ts";
-import { createSandbox, runCapability, type Sandbox } from "./capability_run.ts";
-import { isRealCli, MOCK_RUN_TIMEOUT_MS } from "./mock_model.ts";
+import type { TestCase } from "../../src/suite.ts";
+import {
+  BEHAVIOR_FLAGS,
+  type BehaviorFlag,
+  type CheckContext,
+  CHECKS,
+  toolRoundTrip,
+} from "./capability_checks.ts";
+import { isRealCli } from "./mock_model.ts";
 import type { CliTier } from "./tier.ts";
 
+export { BEHAVIOR_FLAGS, type BehaviorFlag };
+
 const PREFIX = "cli/capability-behavior/";
-
-/** The capabilities this tier proves, by their `cli/capabilities/` flag names (and `resume`). */
-export const BEHAVIOR_FLAGS = [
-  "permissionSkip",
-  "toolAllowlist",
-  "workspaceSandboxed",
-  "structuredOutput",
-  "resume",
-  "agentSelect",
-] as const;
-
-/** One of {@linkcode BEHAVIOR_FLAGS}. */
-export type BehaviorFlag = typeof BEHAVIOR_FLAGS[number];
 
 const WORDS: Readonly<Record<BehaviorFlag, string>> = {
   permissionSkip: "skipping permission prompts runs a tool that needs approval",
@@ -110,7 +99,6 @@ export const capabilityBehaviorTier: CliTier = {
     }
     const name = test.id.slice(PREFIX.length);
     const context: CheckContext = {
-      entry,
       runner,
       behavior: runner.toolBehavior,
       settings,
@@ -128,81 +116,3 @@ export const capabilityBehaviorTier: CliTier = {
     return await CHECKS[flag](context, positive);
   },
 };
-
-interface CheckContext {
-  readonly entry: CliHostEntry;
-  readonly runner: HostRunner;
-  readonly behavior: ToolBehavior;
-  readonly settings: RunSettings;
-  readonly signal: AbortSignal;
-  /** A word unique to this test, planted where only the checked behaviour can carry it. */
-  readonly nonce: string;
-}
-
-type Check = (context: CheckContext, positive: boolean) => Promise<Outcome>;
-
-/** A sandbox, and a scripted model whose script may name paths in it, for one test. */
-async function stage(
-  script: (sandbox: Sandbox) => ModelScript,
-): Promise<{ sandbox: Sandbox; model: ScriptedModel } & AsyncDisposable> {
-  const sandbox = await createSandbox();
-  const model = await startScriptedModel(script(sandbox));
-  return {
-    sandbox,
-    model,
-    [Symbol.asyncDispose]: async () => {
-      await model.stop();
-      await sandbox.dispose();
-    },
-  };
-}
-
-function details(observation: Observation, model: ScriptedModel, extra: Record<string, unknown> = {}) {
-  const journal = model.journal();
-  return {
-    ...summarizeObservation(observation),
-    mockTurns: journal.map((request) => request.turn),
-    ...extra,
-  };
-}
-
-/** The wall clock of one run that must finish (a golden-path run), scaled. */
-function runLimit(context: CheckContext): number {
-  return MOCK_RUN_TIMEOUT_MS * context.settings.timeoutMultiplier;
-}
-
-async function toolRoundTrip(context: CheckContext): Promise<Outcome> {
-  const { runner, behavior, nonce } = context;
-  const read = behavior.tools.read;
-  await using staged = await stage((sandbox) => ({
-    toolCall: { name: read.name, arguments: read.args({ path: `${sandbox.work}/${PROBE_FILE}` }) },
-    finalText: "DONE",
-  }));
-  const { sandbox, model } = staged;
-  await Deno.writeTextFile(`${sandbox.work}/${PROBE_FILE}`, `conformance probe ${nonce}\n`);
-  const run = await runCapability({
-    runner,
-    path: "streaming",
-    request: { prompt: `Read the file ${PROBE_FILE}, then reply DONE.` },
-    sandbox,
-    model,
-    wallTimeoutMs: runLimit(context),
-    signal: context.signal,
-  });
-  return judgeRoundTrip(runner, run.observation, model, nonce, details(run.observation, model));
-}
-
-const PROBE_FILE = "conformance-probe.txt";
-
-const CHECKS: Readonly<Record<BehaviorFlag, Check>> = {
-  permissionSkip: (context, positive) => notYet(context, positive, "permissionSkip"),
-  toolAllowlist: (context, positive) => notYet(context, positive, "toolAllowlist"),
-  workspaceSandboxed: (context, positive) => notYet(context, positive, "workspaceSandboxed"),
-  structuredOutput: (context, positive) => notYet(context, positive, "structuredOutput"),
-  resume: (context, positive) => notYet(context, positive, "resume"),
-  agentSelect: (context, positive) => notYet(context, positive, "agentSelect"),
-};
-
-function notYet(_context: CheckContext, _positive: boolean, flag: BehaviorFlag): Promise<Outcome> {
-  return Promise.resolve(skip(`the ${flag} behaviour check is not built yet`));
-}

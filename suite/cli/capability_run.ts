@@ -74,3 +74,17 @@ export async function runCapability(options: CapabilityRunOptions): Promise<Capa
   recording?.finish(observation);
   return { observation, stdout: lines.join("\n"), args: invocation.args };
 }
+
+const sharedRuns = new WeakMap<object, Map<string, Promise<unknown>>>();
+
+/**
+ * The result of `job`, run once per `scope` (a run's settings) and `key`: two tests that need the very same
+ * host run (the same argv, script and sandbox contents) judge one run instead of starting the host twice.
+ */
+export function sharedRun<T>(scope: object, key: string, job: () => Promise<T>): Promise<T> {
+  let runs = sharedRuns.get(scope);
+  if (!runs) sharedRuns.set(scope, runs = new Map());
+  let run = runs.get(key) as Promise<T> | undefined;
+  if (!run) runs.set(key, run = job());
+  return run;
+}

@@ -27,6 +27,8 @@ export const CLAUDE_IGNORED_KINDS: ReadonlySet<string> = new Set([
   "system/files_persisted",
   "system/session_state_changed",
   "system/local_command_output",
+  // A refused tool call; the refusal itself comes as the tool_result (is_error) that follows.
+  "system/permission_denied",
   "stream_event",
   "prompt_suggestion",
 ]);

@@ -1,0 +1,454 @@
+/**
+ * The checks of the capability-behaviour tier (`suite/cli/capability_behavior.ts`), one per flag, each taking
+ * the direction it runs in: what the scripted model asks for, how the host is run, and what must (or must not)
+ * have happened. Every check also demands that it observed something: the model was asked with tools declared
+ * (or, for resume and agent selection, the run reached the model at all).
+ *
+ * @module
+ */
+import type { HostRunner } from "../../src/exec/host_runner.ts";
+import type { Observation } from "../../src/exec/observation.ts";
+import { summarizeObservation } from "../../src/exec/observation.ts";
+import type { ToolBehavior } from "../../src/exec/tool_behavior.ts";
+import { type ModelScript, type ScriptedModel, startScriptedModel } from "../../src/mock_model/script.ts";
+import type { ScriptedRequest } from "../../src/mock_model/script.ts";
+import { fail, type Outcome, pass, skip } from "../../src/outcome.ts";
+import type { RunSettings } from "../../src/suite.ts";
+import { carries, judgeRoundTrip, processProblems } from "./capability_judge.ts";
+import {
+  type CapabilityRun,
+  createSandbox,
+  runCapability,
+  type Sandbox,
+  sharedRun,
+} from "./capability_run.ts";
+import { FAULT_RUN_TIMEOUT_MS, MOCK_RUN_TIMEOUT_MS } from "./mock_model.ts";
+
+/** The capabilities the tier proves, by their `cli/capabilities/` flag names (and `resume`). */
+export const BEHAVIOR_FLAGS = [
+  "permissionSkip",
+  "toolAllowlist",
+  "workspaceSandboxed",
+  "structuredOutput",
+  "resume",
+  "agentSelect",
+] as const;
+
+/** One of {@linkcode BEHAVIOR_FLAGS}. */
+export type BehaviorFlag = typeof BEHAVIOR_FLAGS[number];
+
+/** What a check needs. */
+export interface CheckContext {
+  readonly runner: HostRunner;
+  readonly behavior: ToolBehavior;
+  readonly settings: RunSettings;
+  readonly signal: AbortSignal;
+  /** A word unique to this test, planted where only the checked behaviour can carry it. */
+  readonly nonce: string;
+}
+
+type Check = (context: CheckContext, positive: boolean) => Promise<Outcome>;
+
+const PROBE_FILE = "conformance-probe.txt";
+const MARKER_FILE = "conformance-marker.txt";
+const AGENT = "conformance-probe-agent";
+const SCHEMA = {
+  type: "object",
+  properties: { answer: { type: "string" } },
+  required: ["answer"],
+  additionalProperties: false,
+};
+
+/** A sandbox, and a scripted model whose script may name paths in it, for one test. */
+async function stage(
+  script: (sandbox: Sandbox) => ModelScript,
+): Promise<{ sandbox: Sandbox; model: ScriptedModel } & AsyncDisposable> {
+  const sandbox = await createSandbox();
+  const model = await startScriptedModel(script(sandbox));
+  return {
+    sandbox,
+    model,
+    [Symbol.asyncDispose]: async () => {
+      await model.stop();
+      await sandbox.dispose();
+    },
+  };
+}
+
+function details(observation: Observation, model: ScriptedModel, extra: Record<string, unknown> = {}) {
+  return {
+    ...summarizeObservation(observation),
+    mockTurns: model.journal().map((request) => request.turn),
+    ...extra,
+  };
+}
+
+/** The wall clock of a run that must finish, scaled. */
+function runLimit(context: CheckContext): number {
+  return MOCK_RUN_TIMEOUT_MS * context.settings.timeoutMultiplier;
+}
+
+/** The wall clock of a run that may be refused or left asking: past it the host hangs. */
+function refusalLimit(context: CheckContext): number {
+  return FAULT_RUN_TIMEOUT_MS * context.settings.timeoutMultiplier;
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** `tool-round-trip`. */
+export async function toolRoundTrip(context: CheckContext): Promise<Outcome> {
+  const { runner, behavior, nonce } = context;
+  const read = behavior.tools.read;
+  await using staged = await stage((sandbox) => ({
+    toolCall: { name: read.name, arguments: read.args({ path: `${sandbox.work}/${PROBE_FILE}` }) },
+    finalText: "DONE",
+  }));
+  const { sandbox, model } = staged;
+  await Deno.writeTextFile(`${sandbox.work}/${PROBE_FILE}`, `conformance probe ${nonce}\n`);
+  const run = await runCapability({
+    runner,
+    path: "streaming",
+    request: { prompt: `Read the file ${PROBE_FILE}, then reply DONE.` },
+    sandbox,
+    model,
+    wallTimeoutMs: runLimit(context),
+    signal: context.signal,
+  });
+  return judgeRoundTrip(runner, run.observation, model, nonce, details(run.observation, model));
+}
+
+/** How a tool-effect scenario is run and where its effect lands. */
+interface EffectScenario {
+  /** Names the host run: scenarios with the same key are the same run (`sharedRun`). */
+  readonly key: string;
+  /** The tool call, given the sandbox. */
+  readonly call: (sandbox: Sandbox) => { name: string; arguments: Record<string, unknown> };
+  /** The file the tool would create. */
+  readonly effect: (sandbox: Sandbox) => string;
+  readonly request: (sandbox: Sandbox) => { tools?: readonly string[]; workspaceRoot?: string };
+  readonly without?: readonly string[];
+  /** Whether the effect must land (`true`) or must not (`false`). */
+  readonly lands: boolean;
+  readonly what: string;
+}
+
+interface EffectRun {
+  readonly run: CapabilityRun;
+  readonly journal: readonly ScriptedRequest[];
+  readonly landed: boolean;
+  readonly shown: string;
+  readonly turns: readonly string[];
+}
+
+/** Runs a scenario whose verdict is a file on disk (once per key and run), and judges it. */
+async function effect(context: CheckContext, scenario: EffectScenario): Promise<Outcome> {
+  const { runner } = context;
+  const without = scenario.without?.length ? scenario.without : undefined;
+  const key = `${runner.name} effect ${scenario.key} without=${JSON.stringify(without ?? [])}`;
+  const { run, journal, landed, shown, turns } = await sharedRun(context.settings, key, async () => {
+    await using staged = await stage((sandbox) => {
+      const call = scenario.call(sandbox);
+      return { toolCall: { name: call.name, arguments: call.arguments }, finalText: "DONE" };
+    });
+    const { sandbox, model } = staged;
+    const target = scenario.effect(sandbox);
+    const restricted = scenario.request(sandbox);
+    // A run meant to be refused may be left asking: past the shorter limit it hangs. A run shared by a check of
+    // each direction (no restriction, as with a host without a bypass to take out) gets the longer one.
+    const refusal = without !== undefined || Object.keys(restricted).length > 0;
+    const run = await runCapability({
+      runner,
+      path: "streaming",
+      request: { prompt: `Do what the task says, then reply DONE.`, ...restricted },
+      sandbox,
+      model,
+      ...(without ? { without } : {}),
+      wallTimeoutMs: refusal ? refusalLimit(context) : runLimit(context),
+      signal: context.settings.signal,
+    });
+    const journal = model.journal();
+    return {
+      run,
+      journal,
+      landed: await exists(target),
+      shown: target.replace(sandbox.home, "$HOME"),
+      turns: journal.map((request) => request.turn),
+    };
+  });
+  const info = {
+    ...summarizeObservation(run.observation),
+    mockTurns: turns,
+    args: [...run.args],
+    effect: shown,
+    landed,
+    toolsOffered: toolsOffered(journal),
+  };
+  const must = processProblems(run.observation, scenario.lands);
+  if (!journal.some((request) => request.turn === "tool-call")) {
+    must.push(`the model was never asked with tools declared, so ${scenario.what} was never requested`);
+  } else if (landed !== scenario.lands) {
+    must.push(
+      scenario.lands
+        ? `${scenario.what} was requested but did not run (${resultWords(run, journal)})`
+        : `${scenario.what} ran although it should have been refused: ${shown} exists`,
+    );
+  }
+  return must.length > 0 ? fail(must.join("; "), info) : pass(info);
+}
+
+function toolsOffered(journal: readonly ScriptedRequest[]): string[] {
+  return [...new Set(journal.flatMap((request) => request.tools))];
+}
+
+/** What came back to the model in place of the tool's effect. */
+function resultWords(run: CapabilityRun, journal: readonly ScriptedRequest[]): string {
+  const sent = journal.flatMap((request) =>
+    request.turn === "final" ? request.messages.filter((message) => message.role === "tool") : []
+  );
+  const result = sent.at(-1)?.content;
+  if (result !== undefined) return `the tool result said ${JSON.stringify(result.slice(0, 160))}`;
+  return `no tool result came back; exit ${run.observation.exitCode ?? run.observation.signal}`;
+}
+
+function shellMarker(context: CheckContext) {
+  return (sandbox: Sandbox) => {
+    const shell = context.behavior.tools.shell;
+    return {
+      name: shell.name,
+      arguments: shell.args({ command: `echo conformance > '${sandbox.work}/${MARKER_FILE}'` }),
+    };
+  };
+}
+
+const permissionSkip: Check = (context, positive) =>
+  effect(context, {
+    key: "shell-marker tools=*",
+    call: shellMarker(context),
+    effect: (sandbox) => `${sandbox.work}/${MARKER_FILE}`,
+    request: () => ({}),
+    ...(positive ? {} : { without: context.behavior.permissionSkipArgs ?? [] }),
+    lands: positive,
+    what: positive
+      ? "a shell command with the permission bypass on"
+      : "a shell command without the permission bypass",
+  });
+
+const toolAllowlist: Check = (context, positive) =>
+  effect(context, {
+    key: `shell-marker tools=${positive ? context.behavior.tools.read.name : "*"}`,
+    call: shellMarker(context),
+    effect: (sandbox) => `${sandbox.work}/${MARKER_FILE}`,
+    request: () => positive ? { tools: [context.behavior.tools.read.name] } : {},
+    lands: !positive,
+    what: positive
+      ? `the shell tool outside an allow-list of only "${context.behavior.tools.read.name}"`
+      : "the shell tool with no allow-list",
+  });
+
+const workspaceSandboxed: Check = (context, positive) =>
+  effect(context, {
+    key: `write-outside root=${positive ? "work" : "none"}`,
+    call: (sandbox) => {
+      const write = context.behavior.tools.write;
+      return {
+        name: write.name,
+        arguments: write.args({ path: `${sandbox.home}/${MARKER_FILE}`, content: "x" }),
+      };
+    },
+    effect: (sandbox) => `${sandbox.home}/${MARKER_FILE}`,
+    request: (sandbox) => positive ? { workspaceRoot: sandbox.work } : {},
+    lands: !positive,
+    what: positive
+      ? "a write outside the workspace root"
+      : "a write outside the working folder with no workspace root set",
+  });
+
+const structuredOutput: Check = async (context, positive) => {
+  const { runner, behavior, nonce } = context;
+  const declared = behavior.structuredOutput;
+  if (positive && !declared) return skip("no structured-output tool declared in its host file");
+  const path = runner.goldenPaths.includes("blocking-json") ? "blocking-json" : "streaming";
+  await using staged = await stage(() =>
+    positive && declared
+      ? { toolCall: { name: declared.tool, arguments: { answer: nonce } }, finalText: "DONE" }
+      : { finalText: "DONE" }
+  );
+  const { sandbox, model } = staged;
+  const run = await runCapability({
+    runner,
+    path,
+    request: {
+      prompt: "Answer with the code word.",
+      ...(positive ? { jsonSchema: JSON.stringify(SCHEMA) } : {}),
+    },
+    sandbox,
+    model,
+    wallTimeoutMs: runLimit(context),
+    signal: context.signal,
+  });
+  const journal = model.journal();
+  const value = declared ? declared.read(run.stdout) : undefined;
+  const offered = toolsOffered(journal);
+  const structuredTools = offered.filter((name) =>
+    name === declared?.tool || /structured.?output/i.test(name)
+  );
+  const info = details(run.observation, model, { path, structured: value ?? null, structuredTools });
+  const must = processProblems(run.observation);
+  if (journal.every((request) => request.turn === "side")) must.push("the run never reached the model");
+  if (positive) {
+    if (!structuredTools.includes(declared!.tool)) {
+      must.push(`the schema'd request offered no "${declared!.tool}" tool (offered [${offered.join(", ")}])`);
+    }
+    const answer = (value as { answer?: unknown } | undefined)?.answer;
+    if (typeof value !== "object" || value === null || typeof answer !== "string") {
+      must.push(`the result carries no structured value matching the schema: ${JSON.stringify(value)}`);
+    } else if (answer !== nonce || Object.keys(value).length !== 1) {
+      must.push(`the structured value ${JSON.stringify(value)} is not the model's {"answer":"${nonce}"}`);
+    }
+  } else {
+    if (structuredTools.length > 0) {
+      must.push(`a structured-output tool was offered with no schema: ${structuredTools}`);
+    }
+    if (value !== undefined) {
+      must.push(`a structured value came back with no schema: ${JSON.stringify(value)}`);
+    }
+  }
+  return must.length > 0 ? fail(must.join("; "), info) : pass(info);
+};
+
+/** The journal entries the model got after the first `count`, not side calls. */
+function after(journal: readonly ScriptedRequest[], count: number): ScriptedRequest[] {
+  return journal.slice(count).filter((request) => request.turn !== "side");
+}
+
+interface ResumeSession {
+  readonly first: CapabilityRun;
+  readonly firstCount: number;
+  /** The run resumed after the first (absent without a resume path), and the requests it made. */
+  readonly resumed?: { run: CapabilityRun; requests: readonly ScriptedRequest[] };
+  /** A fresh run after that, and the requests it made. */
+  readonly fresh: { run: CapabilityRun; requests: readonly ScriptedRequest[] };
+  readonly turns: readonly string[];
+}
+
+/** One sandbox, three runs in turn: a first session with the code word, its resume, then a fresh run. */
+function resumeSession(context: CheckContext): Promise<ResumeSession> {
+  const { runner, nonce } = context;
+  return sharedRun(context.settings, `${runner.name} resume`, async () => {
+    await using staged = await stage(() => ({ finalText: "OK" }));
+    const { sandbox, model } = staged;
+    const base = {
+      runner,
+      sandbox,
+      model,
+      wallTimeoutMs: runLimit(context),
+      signal: context.settings.signal,
+    };
+    const first = await runCapability({
+      ...base,
+      path: "streaming",
+      request: { prompt: `Remember the code word ${nonce}. Reply OK.` },
+    });
+    const firstCount = model.journal().length;
+    const next = async (path: "resume" | "streaming") => {
+      const before = model.journal().length;
+      const run = await runCapability({ ...base, path, request: { prompt: "Reply OK." } });
+      return { run, requests: after(model.journal(), before) };
+    };
+    const resumed = runner.goldenPaths.includes("resume") ? await next("resume") : undefined;
+    const fresh = await next("streaming");
+    return {
+      first,
+      firstCount,
+      ...(resumed ? { resumed } : {}),
+      fresh,
+      turns: model.journal().map((request) => request.turn),
+    };
+  });
+}
+
+const resume: Check = async (context, positive) => {
+  const session = await resumeSession(context);
+  const { nonce } = context;
+  const firstProblems = processProblems(session.first.observation);
+  if (firstProblems.length > 0 || session.firstCount === 0) {
+    return fail(`the first run failed: ${firstProblems.join("; ") || "it never called the model"}`, {
+      ...summarizeObservation(session.first.observation),
+      mockTurns: session.turns,
+    });
+  }
+  const second = positive ? session.resumed! : session.fresh;
+  const later = second.requests;
+  const carried = later.some((request) => carries(request, nonce));
+  const info = {
+    ...summarizeObservation(second.run.observation),
+    mockTurns: session.turns,
+    secondRunRequests: later.length,
+    carried,
+  };
+  const must = processProblems(second.run.observation);
+  if (later.length === 0) must.push("the second run never called the model");
+  else if (carried !== positive) {
+    must.push(
+      positive
+        ? "the resumed run's model request does not carry the first session's messages"
+        : "a fresh run's model request carries the earlier session's messages",
+    );
+  }
+  return must.length > 0 ? fail(must.join("; "), info) : pass(info);
+};
+
+const agentSelect: Check = async (context, positive) => {
+  const { runner, behavior, nonce } = context;
+  if (!behavior.agentFiles) return skip("no agent definition files declared in its host file");
+  const files = behavior.agentFiles(
+    AGENT,
+    `You are the conformance probe agent. Your code word is ${nonce}.`,
+  );
+  await using staged = await stage(() => ({ finalText: "OK" }));
+  const { sandbox, model } = staged;
+  for (const [relative, content] of Object.entries(files)) {
+    const path = `${sandbox.work}/${relative}`;
+    await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
+    await Deno.writeTextFile(path, content);
+  }
+  const run = await runCapability({
+    runner,
+    path: "streaming",
+    request: { prompt: "Reply OK.", ...(positive ? { agent: AGENT } : {}) },
+    sandbox,
+    model,
+    wallTimeoutMs: runLimit(context),
+    signal: context.signal,
+  });
+  const reached = after(model.journal(), 0);
+  const carried = reached.some((request) => carries(request, nonce));
+  const info = details(run.observation, model, { agentFiles: Object.keys(files), carried });
+  const must = processProblems(run.observation);
+  if (reached.length === 0) must.push("the run never called the model");
+  else if (carried !== positive) {
+    must.push(
+      positive
+        ? `the selected agent's instructions do not reach the model request`
+        : "the agent's instructions reach the model although no agent was selected",
+    );
+  }
+  return must.length > 0 ? fail(must.join("; "), info) : pass(info);
+};
+
+/** Every flag's check. */
+export const CHECKS: Readonly<Record<BehaviorFlag, Check>> = {
+  permissionSkip,
+  toolAllowlist,
+  workspaceSandboxed,
+  structuredOutput,
+  resume,
+  agentSelect,
+};

@@ -1,0 +1,74 @@
+/**
+ * The capability-behaviour tier on by default in the test suite: every test of `cli/capability-behavior/` for
+ * every installed real CLI that declares its tools, end to end against the scripted mock model, judged against
+ * `hosts/expectations/<host>.yaml`: each result must be the expected status, and an expected non-PASS must
+ * carry the observed reason. A CLI that is not installed is an ignored step with the reason, never a pass; a
+ * real CLI without tool declarations must SKIP naming what is missing.
+ *
+ * `CONFORMANCE_BEHAVIOR_TESTS` (comma-separated case names, e.g. `tool-round-trip,permissionSkip-positive`)
+ * narrows the run while working on one check.
+ */
+import assert from "node:assert/strict";
+import { HOSTS } from "../../../hosts/registry.ts";
+import { expectedStatus, loadExpectations } from "../../../src/expectations.ts";
+import type { CliHostEntry } from "../../../src/host.ts";
+import type { Outcome } from "../../../src/outcome.ts";
+import { capabilityBehaviorTier } from "../../../suite/cli/capability_behavior.ts";
+import { isRealCli } from "../../../suite/cli/mock_model.ts";
+import { headlessSettings } from "../../_settings.ts";
+
+const real = HOSTS.filter((entry): entry is CliHostEntry => entry.kind === "cli" && isRealCli(entry));
+const installed = new Map<string, boolean>();
+for (const entry of real) installed.set(entry.id, await entry.runner.detect() !== null);
+const only = Deno.env.get("CONFORMANCE_BEHAVIOR_TESTS")?.split(",").filter(Boolean);
+const expectations = await loadExpectations([
+  new URL("../../../hosts/expectations", import.meta.url).pathname,
+]);
+
+Deno.test("every installed real CLI meets its expectations on cli/capability-behavior/*", async (t) => {
+  const settings = headlessSettings({ mockModel: true, timeoutMultiplier: 2 });
+  // All start together; the tier shares the mock-model tier's run slots, which bound how many run at once.
+  const outcomes = new Map<string, Promise<Outcome>>();
+  for (const entry of real) {
+    if (!installed.get(entry.id)) continue;
+    for (const test of capabilityBehaviorTier.list(entry, settings)) {
+      if (only && !only.some((name) => test.id.endsWith(`/${name}`))) continue;
+      outcomes.set(
+        `${entry.id} ${test.id}`,
+        capabilityBehaviorTier.run(entry, test, settings, settings.signal),
+      );
+    }
+  }
+  for (const entry of real) {
+    await t.step({
+      name: `${entry.id}${installed.get(entry.id) ? "" : " (not installed: run deno task hosts:install)"}`,
+      ignore: !installed.get(entry.id),
+      fn: async () => {
+        const tests = capabilityBehaviorTier.list(entry, settings);
+        assert.ok(tests.some((test) => test.id === "cli/capability-behavior/tool-round-trip"));
+        const problems: string[] = [];
+        for (const test of tests) {
+          const outcome = await outcomes.get(`${entry.id} ${test.id}`);
+          if (!outcome) continue;
+          if (!entry.runner.toolBehavior) {
+            assert.equal(outcome.status, "SKIP");
+            assert.equal(outcome.message, "no tool names declared in its host file");
+            continue;
+          }
+          const expected = expectedStatus(expectations, entry.id, test.id);
+          const allowed = expected.statuses ?? [expected.status];
+          if (!allowed.includes(outcome.status)) {
+            problems.push(`${test.id}: ${outcome.status} (${outcome.message ?? ""}), expected ${allowed}`);
+          }
+          if (outcome.status !== "PASS") {
+            assert.ok(outcome.message, `${entry.id} ${test.id} is ${outcome.status} with no reason`);
+          }
+          if (outcome.details && "groupGone" in outcome.details) {
+            assert.equal(outcome.details.groupGone, true, `${entry.id} ${test.id} left its process group`);
+          }
+        }
+        assert.deepEqual(problems, [], `${entry.id}:\n${problems.join("\n")}`);
+      },
+    });
+  }
+});
