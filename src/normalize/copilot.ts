@@ -5,6 +5,8 @@
  * `session.skills_loaded`), so the first line yields a synthetic `init` with the model from argv. Text is the
  * whole `assistant.message` (its `assistant.message_delta` fragments are ignored, so text is not doubled);
  * `assistant.turn_retry` is a retry; `session.error` is an error whose message becomes the terminal's reason.
+ * A run stopped by a signal writes `abort` and then a `result` that still says `exitCode: 0`: the terminal
+ * is then `cancelled`.
  * The stream carries no token counts (`assistant.usage` is not written in JSON mode at 1.0.102), so no usage.
  * A run that fails before the session starts (no credentials) prints nothing on stdout: at EOF without a
  * `result`, a non-zero exit yields a synthetic error terminal quoting stderr.
@@ -39,6 +41,8 @@ export const COPILOT_IGNORED_KINDS: ReadonlySet<string> = new Set([
   "model.call_final_result",
   "tool.execution_partial_result",
   "tool.execution_progress",
+  "agent.interrupted",
+  "session.background_tasks_changed",
 ]);
 
 /**
@@ -61,6 +65,7 @@ class CopilotNormalizer implements Normalizer {
   #done = false;
   #lastText: string | undefined;
   #lastError: string | undefined;
+  #aborted: string | undefined;
 
   constructor(model: string | undefined) {
     this.#model = model;
@@ -129,6 +134,10 @@ class CopilotNormalizer implements Normalizer {
           message: this.#lastError,
           code: str(data.errorType),
         })];
+      case "abort":
+        // A signal (or a user stop) ends the turn; the `result` that follows still says exitCode 0.
+        this.#aborted = str(data.reason) ?? "aborted";
+        return [];
       case "result":
         return this.#result(value, raw);
       default:
@@ -140,13 +149,18 @@ class CopilotNormalizer implements Normalizer {
     if (this.#done) return [];
     this.#done = true;
     const exitCode = typeof value.exitCode === "number" ? value.exitCode : undefined;
-    const success = exitCode === 0;
+    const success = exitCode === 0 && this.#aborted === undefined;
+    const status = success ? "success" : this.#aborted === undefined ? "error" : "cancelled";
     return [event({
       kind: "terminal",
       raw,
       synthetic: false,
-      status: success ? "success" : "error",
-      reason: success ? undefined : this.#lastError ?? `exit code ${exitCode ?? "unknown"}`,
+      status,
+      reason: success
+        ? undefined
+        : this.#aborted === undefined
+        ? this.#lastError ?? `exit code ${exitCode ?? "unknown"}`
+        : `aborted (${this.#aborted})${this.#lastError ? `: ${this.#lastError}` : ""}`,
       result: this.#lastText,
       exitCode,
     })];
