@@ -17,4 +17,5 @@ export const DIALECT_NAMES = [
   "qwen",
   "copilot",
   "cline",
+  "droid",
 ] as const;

@@ -338,6 +338,50 @@ const cline: DialectWriter = {
   padding: (bytes) => pad('{"type":"agent_event","event":{"type":"notice","pad":"', bytes, '"}}'),
 };
 
+const droidLine = (line: Record<string, unknown>) => ({ ...line, session_id: "fake-session" });
+
+const droid: DialectWriter = {
+  init: (d) =>
+    out({
+      type: "system",
+      subtype: "init",
+      cwd: Deno.cwd(),
+      session_id: session(d),
+      tools: [],
+      model: model(d),
+    }),
+  text: (text, n) => out(droidLine({ type: "message", role: "assistant", id: `msg_${n}`, text })),
+  tool: (toolName, parameters, n) =>
+    out(
+      droidLine({ type: "tool_call", id: `call_${n}`, toolId: toolName, toolName, parameters }),
+      droidLine({ type: "tool_result", id: `call_${n}`, toolId: toolName, isError: false, value: "" }),
+    ),
+  // droid retries silently: nothing on stdout or stderr.
+  retry: () => ({ stdout: [], stderr: [] }),
+  result: (d) =>
+    d.error === undefined
+      ? out(droidLine({
+        type: "completion",
+        finalText: "OK",
+        numTurns: 1,
+        usage: { input_tokens: d.in, output_tokens: d.out, cache_read_input_tokens: d.cache },
+      }))
+      : out(droidLine({ type: "error", source: "cli", message: d.error })),
+  padding: (bytes) => pad('{"type":"message","role":"user","text":"', bytes, '"}'),
+  // droid's blocking JSON is a claude-shaped result object.
+  blockingDocument: (held) => {
+    const last = JSON.parse(held.at(-1) ?? "{}") as Record<string, unknown>;
+    const failed = last.type === "error";
+    return JSON.stringify({
+      type: "result",
+      subtype: failed ? "failure" : "success",
+      is_error: failed,
+      result: failed ? last.message : last.finalText,
+      usage: last.usage ?? {},
+    });
+  },
+};
+
 /**
  * The writer of every dialect the fake host speaks: one per dialect of the normalisers (src/normalize/mod.ts,
  * generated into fake_host/dialect_names.ts); this file does not type-check while one of them has no writer.
@@ -352,6 +396,7 @@ export const DIALECT_WRITERS: Readonly<Record<FakeDialect, DialectWriter>> = {
   qwen,
   copilot,
   cline,
+  droid,
 };
 
 /** The `turn_completed` directive's line: the codex-style usage terminal, the same in every dialect. */

@@ -19,6 +19,7 @@ export const HOST_BINARIES: readonly string[] = [
   "cline",
   "amp",
   "auggie",
+  "droid",
 ];
 
 /** The MCP Apps hosts of the registry that run as a local program, by the shim name `hosts:install` writes. */
@@ -46,4 +47,5 @@ export const HOST_ENV: readonly string[] = [
   "CLINE_*",
   "AMP_*",
   "AUGMENT_*",
+  "FACTORY_*",
 ];

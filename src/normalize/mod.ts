@@ -19,6 +19,7 @@ import { copilotNormalizer } from "./copilot.ts";
 import { clineNormalizer } from "./cline.ts";
 import { readGeminiBlocking } from "./gemini.ts";
 import { readQwenBlocking } from "./qwen.ts";
+import { droidNormalizer, readDroidBlocking } from "./droid.ts";
 import type { NormalizerFactory } from "./events.ts";
 import {
   type BlockingReader,
@@ -43,6 +44,7 @@ const BUILT_IN = {
   qwen: { normalizer: qwenNormalizer, blockingJson: readQwenBlocking },
   copilot: { normalizer: copilotNormalizer, blockingJson: readResultObject },
   cline: { normalizer: clineNormalizer, blockingJson: readResultObject },
+  droid: { normalizer: droidNormalizer, blockingJson: readDroidBlocking },
 } as const satisfies Record<string, Dialect>;
 
 /** The name of a built-in dialect. */

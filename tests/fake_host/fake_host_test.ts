@@ -58,6 +58,7 @@ const SHAPES: Record<string, { first: Record<string, unknown>; last: Record<stri
     first: { role: "meta", type: "system.version" },
     last: { role: "meta", type: "session.resume_hint" },
   },
+  droid: { first: { type: "system", subtype: "init" }, last: { type: "completion" } },
 };
 
 for (const dialect of FAKE_DIALECTS) {
