@@ -22,7 +22,7 @@ import {
   type Sandbox,
   sharedRun,
 } from "./capability_run.ts";
-import { FAULT_RUN_TIMEOUT_MS, MOCK_RUN_TIMEOUT_MS } from "./mock_model.ts";
+import { MOCK_RUN_TIMEOUT_MS } from "./mock_model.ts";
 
 /** The capabilities the tier proves, by their `cli/capabilities/` flag names (and `resume`). */
 export const BEHAVIOR_FLAGS = [
@@ -86,11 +86,6 @@ function details(observation: Observation, model: ScriptedModel, extra: Record<s
 /** The wall clock of a run that must finish, scaled. */
 function runLimit(context: CheckContext): number {
   return MOCK_RUN_TIMEOUT_MS * context.settings.timeoutMultiplier;
-}
-
-/** The wall clock of a run that may be refused or left asking: past it the host hangs. */
-function refusalLimit(context: CheckContext): number {
-  return FAULT_RUN_TIMEOUT_MS * context.settings.timeoutMultiplier;
 }
 
 async function exists(path: string): Promise<boolean> {
@@ -160,9 +155,6 @@ async function effect(context: CheckContext, scenario: EffectScenario): Promise<
     const { sandbox, model } = staged;
     const target = scenario.effect(sandbox);
     const restricted = scenario.request(sandbox);
-    // A run meant to be refused may be left asking: past the shorter limit it hangs. A run shared by a check of
-    // each direction (no restriction, as with a host without a bypass to take out) gets the longer one.
-    const refusal = without !== undefined || Object.keys(restricted).length > 0;
     const run = await runCapability({
       runner,
       path: "streaming",
@@ -170,7 +162,9 @@ async function effect(context: CheckContext, scenario: EffectScenario): Promise<
       sandbox,
       model,
       ...(without ? { without } : {}),
-      wallTimeoutMs: refusal ? refusalLimit(context) : runLimit(context),
+      // The same limit for a run meant to be refused: a slow host (opencode under load takes over a minute)
+      // must not pass for a hanging one; past it the host is left asking (stdin is closed), a TIMEOUT-like FAIL.
+      wallTimeoutMs: runLimit(context),
       signal: context.settings.signal,
     });
     const journal = model.journal();
