@@ -117,7 +117,8 @@ function verdicts(run: TierRun): string {
   for (const result of run.results) counts.set(result.status, (counts.get(result.status) ?? 0) + 1);
   const unexpected = run.results.filter((result) => compare(result) !== "expected");
   const tally = [...counts].map(([status, n]) => `${n} ${status}`).join(", ") || "no result";
-  const listed = unexpected.slice(0, 6).map((result) => `${result.host} ${result.status}`).join(", ");
+  const listed = unexpected.slice(0, 6)
+    .map((result) => `${result.host} ${result.test.split("/").at(-1)} ${result.status}`).join(", ");
   return `${tally}; ${
     unexpected.length === 0 ? "all as expected" : `${unexpected.length} unexpected (${listed})`
   }${run.results.length === 0 && run.stderr ? `; stderr: ${run.stderr.slice(0, 200)}` : ""}`;
