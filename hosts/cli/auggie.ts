@@ -3,6 +3,7 @@
  * is `--print` (one-shot); `--output-format` is `text` or `json`, and `json` is one claude-style `result`
  * object printed when the agent loop completes (`{type:"result", result, is_error, subtype, session_id,
  * num_turns, request_id}`), so the machine-readable path is not incremental and the stream has no init.
+ * `--continue` resumes the latest session (the result carries the first run's `session_id`).
  * On an error nothing is printed to stdout: the reason goes to stderr (`❌ …`) with exit 1. Auto-update is off
  * through `AUGMENT_DISABLE_AUTO_UPDATE`. It signs in to its Augment tenant only: the session
  * (`AUGMENT_SESSION_AUTH` or ~/.augment/session.json) names a `tenantURL`, which it calls with Augment's own
@@ -17,8 +18,9 @@ import { capabilities, defineRealHost, opt } from "./_real_host.ts";
 const json = (request: InvocationRequest, resume: boolean) => ({
   args: [
     "--print",
-    "--output-format",
-    "json",
+    // One argv element: the bare `--output-format` and `json` are other hosts' streaming markers, and auggie's
+    // JSON is not a stream.
+    "--output-format=json",
     ...(resume ? ["--continue"] : []),
     ...opt("--model", request.model),
     request.prompt,
