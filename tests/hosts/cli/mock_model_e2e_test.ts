@@ -1,8 +1,9 @@
 /**
  * The mock-model tier on by default in the test suite: every installed real CLI (`deno task hosts:install`)
  * runs its streaming golden path end to end against the mock model, through the executor, in a sandbox, and
- * must pass with its process group gone. A CLI that is not installed is reported as an ignored step with the
- * reason, never as a pass.
+ * must pass with its process group gone. A CLI that is not installed, or that cannot be pointed at a local
+ * endpoint (`mockModelUnsupported`, amp's and auggie's vendor-only services), is reported as an ignored step
+ * with the reason, never as a pass.
  */
 import assert from "node:assert/strict";
 import { HOSTS } from "../../../hosts/registry.ts";
@@ -14,13 +15,20 @@ import { headlessSettings } from "../../_settings.ts";
 const real = HOSTS.filter((entry): entry is CliHostEntry => entry.kind === "cli" && isRealCli(entry));
 const installed = new Map<string, boolean>();
 for (const entry of real) installed.set(entry.id, await entry.runner.detect() !== null);
+/** Why a real CLI's step is ignored: not installed, or no way to reach the mock model. */
+const ignored = (entry: CliHostEntry): string | null =>
+  !installed.get(entry.id)
+    ? "not installed: run deno task hosts:install"
+    : entry.runner.mockModel
+    ? null
+    : `cannot reach the mock model: ${entry.runner.mockModelUnsupported ?? "no mockModel()"}`;
 
 Deno.test("every installed real CLI passes cli/mock-model/streaming end to end", async (t) => {
   const settings = headlessSettings({ mockModel: true, timeoutMultiplier: 2 });
   // All start together; the tier itself bounds how many real CLIs run at once.
   const outcomes = new Map<string, Promise<Outcome>>();
   for (const entry of real) {
-    if (!installed.get(entry.id)) continue;
+    if (ignored(entry) !== null) continue;
     outcomes.set(
       entry.id,
       mockModelTier.run(entry, { id: "cli/mock-model/streaming" }, settings, settings.signal),
@@ -28,8 +36,8 @@ Deno.test("every installed real CLI passes cli/mock-model/streaming end to end",
   }
   for (const entry of real) {
     await t.step({
-      name: `${entry.id}${installed.get(entry.id) ? "" : " (not installed: run deno task hosts:install)"}`,
-      ignore: !installed.get(entry.id),
+      name: `${entry.id}${ignored(entry) === null ? "" : ` (${ignored(entry)})`}`,
+      ignore: ignored(entry) !== null,
       fn: async () => {
         const outcome = await outcomes.get(entry.id)!;
         assert.equal(outcome.status, "PASS", `${entry.id}: ${outcome.message}`);
