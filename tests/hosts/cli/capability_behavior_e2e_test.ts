@@ -5,8 +5,11 @@
  * carry the observed reason. A CLI that is not installed is an ignored step with the reason, never a pass; a
  * real CLI without tool declarations must SKIP naming what is missing.
  *
- * `CONFORMANCE_BEHAVIOR_TESTS` (comma-separated case names, e.g. `tool-round-trip,permissionSkip-positive`)
- * narrows the run while working on one check.
+ * By default it runs the round trip and both permission checks, three host runs per CLI (`toolAllowlist-negative`
+ * is the same run as `permissionSkip-positive`, so it comes free): the whole tier over the eight CLIs takes about
+ * eight minutes on two cores, mostly opencode's minute-long runs, too long for every test run;
+ * `CONFORMANCE_BEHAVIOR_TESTS=all` runs every check, and a comma-separated list of case names (e.g.
+ * `tool-round-trip,resume-positive`) runs those.
  */
 import assert from "node:assert/strict";
 import { HOSTS } from "../../../hosts/registry.ts";
@@ -20,7 +23,14 @@ import { headlessSettings } from "../../_settings.ts";
 const real = HOSTS.filter((entry): entry is CliHostEntry => entry.kind === "cli" && isRealCli(entry));
 const installed = new Map<string, boolean>();
 for (const entry of real) installed.set(entry.id, await entry.runner.detect() !== null);
-const only = Deno.env.get("CONFORMANCE_BEHAVIOR_TESTS")?.split(",").filter(Boolean);
+const DEFAULT_CASES = [
+  "tool-round-trip",
+  "permissionSkip-positive",
+  "permissionSkip-negative",
+  "toolAllowlist-negative",
+];
+const chosen = Deno.env.get("CONFORMANCE_BEHAVIOR_TESTS");
+const only = chosen === "all" ? null : chosen ? chosen.split(",").filter(Boolean) : DEFAULT_CASES;
 const expectations = await loadExpectations([
   new URL("../../../hosts/expectations", import.meta.url).pathname,
 ]);
