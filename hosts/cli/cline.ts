@@ -68,6 +68,15 @@ export const cline = defineRealHost({
     "blocking-json": "cline --json is a JSONL event stream; it has no single-document output",
     "resume": "cline resumes only a named session (--id <session-id>); it has no continue-the-latest flag",
   },
+  // Cline's own tool names and arguments, as its model requests declare them at 3.0.65.
+  toolBehavior: {
+    tools: {
+      read: { name: "read_files", args: ({ path }) => ({ files: [{ path }] }) },
+      write: { name: "editor", args: ({ path, content }) => ({ path, new_text: content }) },
+      shell: { name: "run_commands", args: ({ command }) => ({ commands: [command] }) },
+    },
+    permissionSkipArgs: SKIP,
+  },
   mockModel: ({ url }) => ({
     env: {},
     files: { ".cline/data/settings/providers.json": providers(`${url}/v1`) },

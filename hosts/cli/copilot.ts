@@ -62,6 +62,15 @@ export const copilot = defineRealHost({
     "blocking-json":
       "copilot's --output-format json is a JSONL event stream; it has no single-document output",
   },
+  // Copilot's own tool names and arguments, as its model requests declare them at 1.0.102.
+  toolBehavior: {
+    tools: {
+      read: { name: "view", args: ({ path }) => ({ path }) },
+      write: { name: "create", args: ({ path, content }) => ({ path, file_text: content }) },
+      shell: { name: "bash", args: ({ command }) => ({ command, description: "conformance probe" }) },
+    },
+    permissionSkipArgs: [SKIP],
+  },
   mockModel: ({ url }) => ({
     env: {
       COPILOT_OFFLINE: "true",

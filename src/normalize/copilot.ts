@@ -31,6 +31,8 @@ export const COPILOT_IGNORED_KINDS: ReadonlySet<string> = new Set([
   "assistant.turn_end",
   "assistant.message_start",
   "assistant.message_delta",
+  "assistant.tool_call_delta",
+  "assistant.streaming_delta",
   "assistant.reasoning",
   "assistant.reasoning_delta",
   "assistant.intent",
