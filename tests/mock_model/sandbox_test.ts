@@ -1,6 +1,8 @@
 /** The sandbox a real CLI runs in, and the mock-model invocation built in it. */
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
+import { amp } from "../../hosts/cli/amp.ts";
+import { auggie } from "../../hosts/cli/auggie.ts";
 import { claudeCode } from "../../hosts/cli/claude_code.ts";
 import { gemini } from "../../hosts/cli/gemini.ts";
 import { projectEnv } from "../../src/exec/env.ts";
@@ -76,4 +78,42 @@ Deno.test("a runner without mockModel is refused with its stated reason", async 
       }),
     /cannot be pointed at a mock model: no base-URL setting/,
   );
+});
+
+Deno.test("a vendor-only host reaches an unreachable port through vendorEndpoint, never the mock model", async () => {
+  await using sandbox = await createSandbox();
+  const url = "http://127.0.0.1:9";
+  for (const runner of [amp.runner, auggie.runner]) {
+    assert.equal(runner.mockModel, undefined, runner.name);
+    const options = { runner, path: "streaming" as const, request: { prompt: "x" }, sandbox, url };
+    await assert.rejects(
+      () => mockInvocation(options),
+      /cannot be pointed at a mock model: signs in to its own/,
+    );
+    const invocation = await mockInvocation({ ...options, unreachable: true });
+    assert.equal(invocation.env.HOME, sandbox.home);
+    assert.ok(Object.values(invocation.env).some((value) => value.includes(url)), runner.name);
+  }
+  const ampRun = await mockInvocation({
+    runner: amp.runner,
+    path: "streaming",
+    request: { prompt: "x" },
+    sandbox,
+    url,
+    unreachable: true,
+  });
+  assert.equal(ampRun.env.AMP_URL, url);
+  const session = JSON.parse(
+    (await mockInvocation({
+      runner: auggie.runner,
+      path: "streaming",
+      request: { prompt: "x" },
+      sandbox,
+      url,
+      unreachable: true,
+    }))
+      .env.AUGMENT_SESSION_AUTH ?? "{}",
+  );
+  assert.equal(session.tenantURL, `${url}/`);
+  assert.ok(Array.isArray(session.scopes), "auggie drops a session without scopes");
 });
