@@ -18,4 +18,5 @@ export const DIALECT_NAMES = [
   "copilot",
   "cline",
   "droid",
+  "continue",
 ] as const;

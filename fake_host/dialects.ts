@@ -16,6 +16,8 @@ export interface Emission {
 
 /** How one dialect renders the wire-level directives. `n` numbers ids within a run. */
 export interface DialectWriter {
+  /** The dialect's stdout is the reply as plain text with no tool events (Continue's `cn -p`); default JSON lines. */
+  readonly plainText?: boolean;
   init(directive: Of<"init">): Emission;
   text(value: string, n: number): Emission;
   tool(name: string, input: unknown, n: number): Emission;
@@ -382,6 +384,23 @@ const droid: DialectWriter = {
   },
 };
 
+// Continue's `cn -p` prints only the final reply, as plain text, and a failure as one JSON line on stderr.
+const continueWriter: DialectWriter = {
+  plainText: true,
+  init: () => ({ stdout: [], stderr: [] }),
+  text: (text) => ({ stdout: [text], stderr: [] }),
+  tool: () => ({ stdout: [], stderr: [] }),
+  retry: () => ({ stdout: [], stderr: [] }),
+  result: (d) =>
+    d.error === undefined
+      ? { stdout: [], stderr: [] }
+      : err(JSON.stringify({ status: "error", message: d.error })),
+  // A blank line: the normaliser skips it.
+  padding: (bytes) => " ".repeat(bytes),
+  blockingDocument: (held) =>
+    JSON.stringify({ response: held.join("\n"), status: "success", note: "Response was not valid JSON" }),
+};
+
 /**
  * The writer of every dialect the fake host speaks: one per dialect of the normalisers (src/normalize/mod.ts,
  * generated into fake_host/dialect_names.ts); this file does not type-check while one of them has no writer.
@@ -397,6 +416,7 @@ export const DIALECT_WRITERS: Readonly<Record<FakeDialect, DialectWriter>> = {
   copilot,
   cline,
   droid,
+  continue: continueWriter,
 };
 
 /** The `turn_completed` directive's line: the codex-style usage terminal, the same in every dialect. */

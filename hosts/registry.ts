@@ -25,6 +25,7 @@ import { cline } from "./cli/cline.ts";
 import { amp } from "./cli/amp.ts";
 import { auggie } from "./cli/auggie.ts";
 import { droid } from "./cli/droid.ts";
+import { continueCli } from "./cli/continue.ts";
 import { REFERENCE_HOST, REFERENCE_VARIANT_HOSTS } from "./web/reference.ts";
 import { MCP_UI_HOST } from "./web/mcp_ui.ts";
 import { MCP_INSPECTOR_HOST } from "./web/mcp_inspector.ts";
@@ -49,6 +50,7 @@ export const CLI_HOSTS: readonly RealHost[] = [
   cline,
   amp,
   auggie,
+  continueCli,
   droid,
 ];
 

@@ -19,6 +19,7 @@ export const HOST_BINARIES: readonly string[] = [
   "cline",
   "amp",
   "auggie",
+  "cn",
   "droid",
 ];
 
@@ -47,5 +48,6 @@ export const HOST_ENV: readonly string[] = [
   "CLINE_*",
   "AMP_*",
   "AUGMENT_*",
+  "CONTINUE_*",
   "FACTORY_*",
 ];

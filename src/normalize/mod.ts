@@ -20,6 +20,7 @@ import { clineNormalizer } from "./cline.ts";
 import { readGeminiBlocking } from "./gemini.ts";
 import { readQwenBlocking } from "./qwen.ts";
 import { droidNormalizer, readDroidBlocking } from "./droid.ts";
+import { continueNormalizer, readContinueBlocking } from "./continue.ts";
 import type { NormalizerFactory } from "./events.ts";
 import {
   type BlockingReader,
@@ -45,6 +46,7 @@ const BUILT_IN = {
   copilot: { normalizer: copilotNormalizer, blockingJson: readResultObject },
   cline: { normalizer: clineNormalizer, blockingJson: readResultObject },
   droid: { normalizer: droidNormalizer, blockingJson: readDroidBlocking },
+  continue: { normalizer: continueNormalizer, blockingJson: readContinueBlocking },
 } as const satisfies Record<string, Dialect>;
 
 /** The name of a built-in dialect. */

@@ -154,8 +154,9 @@ Deno.test("mock-ok: init first (where the shape has one), one success terminal l
 Deno.test("usage totals: every host but kimi and copilot reports usage on success, with non-negative figures", () => {
   for (const runner of mockRunners) {
     const usage = normalise(runner, read(runner.name, "mock-ok")).filter((event) => event.kind === "usage");
-    // kimi's stream carries no usage; copilot's JSON stream has no token counts (no assistant.usage at 1.0.102).
-    if (["kimi", "copilot"].includes(runner.dialect)) {
+    // kimi's stream carries no usage; copilot's JSON stream has no token counts (no assistant.usage at 1.0.102);
+    // continue (cn -p) prints only the reply.
+    if (["kimi", "copilot", "continue"].includes(runner.dialect)) {
       assert.equal(usage.length, 0, `${runner.dialect}'s stream carries no usage`);
       continue;
     }
@@ -170,9 +171,10 @@ Deno.test("usage totals: every host but kimi and copilot reports usage on succes
 });
 
 Deno.test("failures are never normalised as success, except where the host itself claims success", () => {
+  // continue exits 0 and prints nothing when the model body is malformed (an empty reply, no error).
   // pi reports a malformed model body as an empty reply with stopReason "stop": the normaliser must say what
   // the host said (success), and the mock-model fault tier turns that into a FAIL with its reason.
-  const hostClaimsSuccess = new Set(["pi/mock-malformed"]);
+  const hostClaimsSuccess = new Set(["continue/mock-malformed", "pi/mock-malformed"]);
   for (const runner of realRunners) {
     for (const kase of casesOf(runner).filter((kase) => kase !== "mock-ok")) {
       const terminal = terminals(normalise(runner, read(runner.name, kase)))[0];
