@@ -9,7 +9,7 @@
  * Each case folder holds `argv.json`, `stdout.jsonl`, `stderr.txt` and `meta.json` (exit code, signal, whether
  * the timeout ended it, duration, mock requests), with machine paths scrubbed.
  *
- * Usage: `deno task record:fixtures [--host claude-code,qwen] [--case mock-ok]`
+ * Usage: `deno task record:fixtures [--host claude-code,qwen] [--case mock-ok] [--timeout-multiplier 2]`
  * (install the CLIs first: `deno task hosts:install`).
  *
  * @module
@@ -94,7 +94,13 @@ async function scriptedToolCall(runner: HostRunner, work: string): Promise<Scrip
 }
 
 /** Records one case of one host. */
-async function recordCase(runner: HostRunner, kase: typeof RECORDED_CASES[number], outDir: string) {
+async function recordCase(
+  runner: HostRunner,
+  kase: typeof RECORDED_CASES[number],
+  outDir: string,
+  timeoutMultiplier = 1,
+) {
+  const timeoutMs = Math.round(kase.timeoutMs * timeoutMultiplier);
   await using sandbox = await createSandbox();
   await using mock = kase.model === "mock"
     ? await startMockModel(kase.fault ? { fault: kase.fault } : {})
@@ -126,7 +132,7 @@ async function recordCase(runner: HostRunner, kase: typeof RECORDED_CASES[number
   const timer = setTimeout(() => {
     timedOut = true;
     killGroup(child.pid, { graceMs: 1_000, verifyMs: 5_000 }).catch(() => {});
-  }, kase.timeoutMs);
+  }, timeoutMs);
   const [stdout, stderr, status] = await Promise.all([
     readAll(child.stdout),
     readAll(child.stderr),
@@ -151,7 +157,7 @@ async function recordCase(runner: HostRunner, kase: typeof RECORDED_CASES[number
     exitCode: timedOut ? null : status.code,
     signal: timedOut ? "SIGTERM" : status.signal,
     timedOut,
-    timeoutMs: kase.timeoutMs,
+    timeoutMs,
     durationMs: Math.round(performance.now() - started),
     mockRequests: mock ? mock.requests().map((r) => `${r.method} ${r.path.split("?")[0]} ${r.status}`) : [],
   };
@@ -167,6 +173,8 @@ if (import.meta.main) {
       case: { type: "string" },
       out: { type: "string", default: "tests/fixtures/cli" },
       concurrency: { type: "string", default: "4" },
+      // Scales every case's timeout, like `conformance run --timeout-multiplier` (a heavily loaded machine).
+      "timeout-multiplier": { type: "string", default: "1" },
     },
   });
   const hosts = values.host?.split(",");
@@ -188,7 +196,7 @@ if (import.meta.main) {
   const worker = async () => {
     while (next < jobs.length) {
       const job = jobs[next++]!;
-      const meta = await recordCase(job.runner, job.kase, values.out!);
+      const meta = await recordCase(job.runner, job.kase, values.out!, Number(values["timeout-multiplier"]));
       console.log(
         `${job.runner.name.padEnd(12)} ${
           job.kase.id.padEnd(22)
