@@ -51,6 +51,11 @@ export const kimiCode = defineRealHost({
       write: { name: "Write", args: ({ path, content }) => ({ path, content }) },
       shell: { name: "Bash", args: ({ command }) => ({ command }) },
     },
+    // Project agents are discovered in .kimi-code/agents/ (or .agents/agents/) of the working folder.
+    agentFiles: (name, instructions) => ({
+      [`.kimi-code/agents/${name}.md`]:
+        `---\nname: ${name}\ndescription: conformance probe agent\n---\n${instructions}\n`,
+    }),
   },
   mockModel: ({ url }) => ({
     env: {
