@@ -45,6 +45,20 @@ Deno.test("gate: the eight real CLIs declare their tools and have a mock-tool-ca
   }
 });
 
+Deno.test("the tool-call recordings are scrubbed of sandbox paths and the user's HOME", () => {
+  const home = Deno.env.get("HOME") ?? "/nonexistent-home";
+  for (const runner of declaring) {
+    const dir = new URL(`${runner.name}/mock-tool-call/`, FIXTURES);
+    for (const file of ["argv.json", "stdout.jsonl", "stderr.txt", "meta.json"]) {
+      const text = Deno.readTextFileSync(new URL(file, dir));
+      assert.ok(!text.includes("/tmp/conformance-home-"), `${runner.name}/${file} leaks a sandbox path`);
+      if (home.length > 1) {
+        assert.ok(!text.includes(`${home}/`), `${runner.name}/${file} leaks the user's HOME`);
+      }
+    }
+  }
+});
+
 for (const runner of declaring) {
   Deno.test(`${runner.name}: the recorded tool call normalises to tool_call, then tool_result with its id`, () => {
     const events = normalise(runner);
