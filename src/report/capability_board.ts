@@ -91,6 +91,8 @@ export interface CapabilityBoard {
   rows: CapabilityRow[];
   /** Whether any behaviour result is on the board (without one, the behaviour columns are empty). */
   behaviourRan: boolean;
+  /** When some behaviour result is on the board: the flags no host has a behaviour result for. */
+  untested: string[];
   /** Claimed flags whose argv half is ✓ but whose behaviour half fails (✗ or !): the board's point. */
   gaps: { host: string; flag: string }[];
   /** Footnote `n` at index `n - 1`. */
@@ -195,7 +197,10 @@ export function capabilityBoard(report: RunReport, options: CapabilityBoardOptio
     if (roundTrip) row.roundTrip = roundTrip;
     rows.push(row);
   }
-  return { flags, rows, behaviourRan, gaps, footnotes };
+  const untested = behaviourRan
+    ? flags.filter((_, index) => rows.every((row) => row.cells[index]?.behaviour === undefined))
+    : [];
+  return { flags, rows, behaviourRan, untested, gaps, footnotes };
 }
 
 /**

@@ -352,7 +352,15 @@ function capabilityHtml(
       '<p class="meta">No <code>cli/capability-behavior/</code> result in this report: the behaviour columns ' +
         "are empty (the tier runs with <code>--mock-model</code>).</p>",
     );
-  } else if (board.gaps.length > 0) {
+  }
+  if (board.untested.length > 0) {
+    out.push(
+      `<p class="meta">No behaviour test of ${
+        board.untested.map((flag) => `<code>${escapeHtml(flag)}</code>`).join(", ")
+      } in this report: those behaviour columns are empty.</p>`,
+    );
+  }
+  if (board.behaviourRan && board.gaps.length > 0) {
     out.push(
       `<p><span class="bad">In argv but not working</span> ${
         board.gaps.map((gap) => `${escapeHtml(gap.host)} <code>${escapeHtml(gap.flag)}</code>`).join(", ")

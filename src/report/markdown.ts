@@ -136,7 +136,16 @@ function capabilityLines(report: RunReport, secrets: readonly string[]): string[
         "(the tier runs with `--mock-model`).",
       "",
     );
-  } else if (board.gaps.length > 0) {
+  }
+  if (board.untested.length > 0) {
+    lines.push(
+      `No behaviour test of ${
+        board.untested.map((flag) => `\`${code(flag)}\``).join(", ")
+      } in this report: those behaviour columns are empty.`,
+      "",
+    );
+  }
+  if (board.behaviourRan && board.gaps.length > 0) {
     lines.push(
       `**In argv but not working:** ${
         board.gaps.map((gap) => `${escapeMarkdown(gap.host)} \`${code(gap.flag)}\``).join(", ")

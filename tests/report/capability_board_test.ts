@@ -232,6 +232,24 @@ Deno.test("the markdown board says so when no behaviour result is in the report"
   assert.doesNotMatch(markdown, /In argv but not working/);
 });
 
+Deno.test("a flag the behaviour tier has no test of is named, so its empty column is not read as not run", () => {
+  const input = roundTripped([
+    argv("codex", "streaming", true, "PASS"),
+    argv("codex", "permissionSkip", true, "PASS"),
+    behaviour("codex", "permissionSkip", "positive", "PASS"),
+    behaviour("codex", "permissionSkip", "negative", "PASS"),
+  ]);
+  assert.deepEqual(capabilityBoard(input).untested, ["streaming"]);
+  const markdown = renderBoardMarkdown(input);
+  assert.deepEqual(capabilityTable(markdown).slice(2), [["codex", "✓", "", "✓", "✓", ""]]);
+  assert.match(
+    markdown,
+    /^No behaviour test of `streaming` in this report: those behaviour columns are empty\.$/m,
+  );
+  assert.match(renderHtml(input), /No behaviour test of <code>streaming<\/code> in this report/);
+  assert.deepEqual(capabilityBoard(roundTripped([argv("codex", "streaming", true, "PASS")])).untested, []);
+});
+
 Deno.test("test-only hosts are left off the markdown capability board and kept in the HTML one", () => {
   const input = report([argv("fake", "streaming", true, "PASS"), argv("codex", "streaming", true, "PASS")], {
     hosts: [
