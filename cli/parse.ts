@@ -64,7 +64,9 @@ export async function parseCommand(
     host = { name: entry!.runner.name, dialect: recorded?.meta.dialect ?? entry!.runner.dialect };
   }
   const exitCodeText = stringFlag(parsed, "exit-code");
-  const exitCode = exitCodeText === undefined ? recorded?.meta.exitCode ?? 0 : Number(exitCodeText);
+  // A recording's null exit code (killed at the recorder's limit) stays null: an EOF dialect must not read it as 0.
+  const recordedExit = recorded?.meta.exitCode === undefined ? 0 : recorded.meta.exitCode;
+  const exitCode = exitCodeText === undefined ? recordedExit : Number(exitCodeText);
   if (exitCode !== null && !Number.isInteger(exitCode)) {
     throw new UsageError(
       `Invalid --exit-code "${exitCodeText}": give the recorded exit code as a whole number`,

@@ -3,6 +3,8 @@
  * fixtures' reply and failures, the JSON wrapper, and the blocking document.
  */
 import assert from "node:assert/strict";
+import { runCli } from "../../cli/mod.ts";
+import { memoryIo } from "../../cli/io.ts";
 import type { NormalizedEvent, TerminalEvent } from "../../src/normalize/events.ts";
 import { parseBlockingJson } from "../../src/normalize/mod.ts";
 import { parseStream } from "../../src/normalize/parse.ts";
@@ -97,4 +99,13 @@ Deno.test("continue: the blocking document is the wrapper, or the reply's own JS
     result: '{"answer":42}',
   });
   assert.throws(() => parseBlockingJson("continue", ""), SyntaxError);
+});
+
+Deno.test("conformance parse of a recording killed at its limit keeps the null exit: an error terminal", async () => {
+  const io = memoryIo();
+  const killed = new URL("mock-http-500/", FIXTURES).pathname;
+  assert.equal(await runCli(["parse", "--host", "continue", killed], io), 0);
+  const events = io.stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as NormalizedEvent);
+  assert.equal(terminal(events)?.status, "error");
+  assert.match(terminal(events)?.reason ?? "", /^killed by SIGTERM/);
 });
