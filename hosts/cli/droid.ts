@@ -50,6 +50,17 @@ export const droid = defineRealHost({
     "detached": (request) => ({ args: exec(request, null) }),
     "version-check": () => ({ args: ["--version"] }),
   },
+  toolBehavior: {
+    tools: {
+      read: { name: "Read", args: ({ path }) => ({ file_path: path }) },
+      write: { name: "Create", args: ({ path, content }) => ({ file_path: path, content }) },
+      shell: {
+        name: "Execute",
+        args: ({ command }) => ({ command, riskLevel: "medium", riskLevelReason: "conformance probe" }),
+      },
+    },
+    permissionSkipArgs: [BYPASS],
+  },
   unsupportedPaths: {
     "resume": "droid exec resumes a session only by its id (-s <id>); it has no --continue or --last",
   },
