@@ -24,6 +24,7 @@ import { copilot } from "./cli/copilot.ts";
 import { cline } from "./cli/cline.ts";
 import { amp } from "./cli/amp.ts";
 import { auggie } from "./cli/auggie.ts";
+import { kilo } from "./cli/kilo.ts";
 import { droid } from "./cli/droid.ts";
 import { continueCli } from "./cli/continue.ts";
 import { REFERENCE_HOST, REFERENCE_VARIANT_HOSTS } from "./web/reference.ts";
@@ -50,6 +51,7 @@ export const CLI_HOSTS: readonly RealHost[] = [
   cline,
   amp,
   auggie,
+  kilo,
   continueCli,
   droid,
 ];

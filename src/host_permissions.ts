@@ -19,6 +19,7 @@ export const HOST_BINARIES: readonly string[] = [
   "cline",
   "amp",
   "auggie",
+  "kilo",
   "cn",
   "droid",
 ];
@@ -48,6 +49,7 @@ export const HOST_ENV: readonly string[] = [
   "CLINE_*",
   "AMP_*",
   "AUGMENT_*",
+  "KILO_*",
   "CONTINUE_*",
   "FACTORY_*",
 ];

@@ -64,12 +64,28 @@ export const kilo = defineRealHost({
   unsupportedPaths: {
     "blocking-json": "kilo run has no single-document JSON output (--format is default or json events)",
   },
+  // opencode's tools and parameters (read/write take `filePath`, bash a `description`), and its agent files
+  // under `.kilo/agent/` (the binary's own help: "Put new commands and agents in .kilo/").
+  toolBehavior: {
+    tools: {
+      read: { name: "read", args: ({ path }) => ({ filePath: path }) },
+      write: { name: "write", args: ({ path, content }) => ({ filePath: path, content }) },
+      shell: { name: "bash", args: ({ command }) => ({ command, description: "conformance probe" }) },
+    },
+    permissionSkipArgs: ["--auto"],
+    agentFiles: (name, instructions) => ({
+      [`.kilo/agent/${name}.md`]:
+        `---\ndescription: conformance probe agent\nmode: primary\n---\n${instructions}\n`,
+    }),
+  },
   mockModel: ({ url }) => ({
     env: {
       KILO_CONFIG_CONTENT: JSON.stringify({
         autoupdate: false,
         share: "disabled",
         snapshot: false,
+        // Only the mock: Kilo's own gateway and its other built-in providers would fetch their model lists.
+        enabled_providers: ["mock"],
         provider: {
           mock: {
             npm: "@ai-sdk/openai-compatible",
