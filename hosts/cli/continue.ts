@@ -40,6 +40,14 @@ export const continueCli = defineRealHost({
     "detached": (request) => ({ args: print(request, []) }),
     "version-check": () => ({ args: ["--version"] }),
   },
+  toolBehavior: {
+    tools: {
+      read: { name: "Read", args: ({ path }) => ({ filepath: path }) },
+      write: { name: "Write", args: ({ path, content }) => ({ filepath: path, content }) },
+      shell: { name: "Bash", args: ({ command }) => ({ command }) },
+    },
+    permissionSkipArgs: ["--auto"],
+  },
   mockModel: ({ url }) => ({
     env: {},
     files: {
