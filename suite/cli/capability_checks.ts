@@ -6,23 +6,25 @@
  *
  * @module
  */
-import type { HostRunner } from "../../src/exec/host_runner.ts";
-import type { Observation } from "../../src/exec/observation.ts";
 import { summarizeObservation } from "../../src/exec/observation.ts";
-import type { ToolBehavior } from "../../src/exec/tool_behavior.ts";
-import { type ModelScript, type ScriptedModel, startScriptedModel } from "../../src/mock_model/script.ts";
 import type { ScriptedRequest } from "../../src/mock_model/script.ts";
 import { fail, type Outcome, pass, skip } from "../../src/outcome.ts";
-import type { RunSettings } from "../../src/suite.ts";
-import { carries, judgeRoundTrip, processProblems } from "./capability_judge.ts";
+import { judgeRoundTrip, processProblems } from "./capability_judge.ts";
 import {
   type CapabilityRun,
-  createSandbox,
+  type Check,
+  type CheckContext,
+  details,
   runCapability,
+  runLimit,
   type Sandbox,
   sharedRun,
+  stage,
+  toolsOffered,
 } from "./capability_run.ts";
-import { MOCK_RUN_TIMEOUT_MS } from "./mock_model.ts";
+import { agentSelect, firstRunFailure, plainSession, resume } from "./capability_session.ts";
+
+export type { CheckContext };
 
 /** The capabilities the tier proves, by their `cli/capabilities/` flag names (and `resume`). */
 export const BEHAVIOR_FLAGS = [
@@ -37,56 +39,14 @@ export const BEHAVIOR_FLAGS = [
 /** One of {@linkcode BEHAVIOR_FLAGS}. */
 export type BehaviorFlag = typeof BEHAVIOR_FLAGS[number];
 
-/** What a check needs. */
-export interface CheckContext {
-  readonly runner: HostRunner;
-  readonly behavior: ToolBehavior;
-  readonly settings: RunSettings;
-  readonly signal: AbortSignal;
-  /** A word unique to this test, planted where only the checked behaviour can carry it. */
-  readonly nonce: string;
-}
-
-type Check = (context: CheckContext, positive: boolean) => Promise<Outcome>;
-
 const PROBE_FILE = "conformance-probe.txt";
 const MARKER_FILE = "conformance-marker.txt";
-const AGENT = "conformance-probe-agent";
 const SCHEMA = {
   type: "object",
   properties: { answer: { type: "string" } },
   required: ["answer"],
   additionalProperties: false,
 };
-
-/** A sandbox, and a scripted model whose script may name paths in it, for one test. */
-async function stage(
-  script: (sandbox: Sandbox) => ModelScript,
-): Promise<{ sandbox: Sandbox; model: ScriptedModel } & AsyncDisposable> {
-  const sandbox = await createSandbox();
-  const model = await startScriptedModel(script(sandbox));
-  return {
-    sandbox,
-    model,
-    [Symbol.asyncDispose]: async () => {
-      await model.stop();
-      await sandbox.dispose();
-    },
-  };
-}
-
-function details(observation: Observation, model: ScriptedModel, extra: Record<string, unknown> = {}) {
-  return {
-    ...summarizeObservation(observation),
-    mockTurns: model.journal().map((request) => request.turn),
-    ...extra,
-  };
-}
-
-/** The wall clock of a run that must finish, scaled. */
-function runLimit(context: CheckContext): number {
-  return MOCK_RUN_TIMEOUT_MS * context.settings.timeoutMultiplier;
-}
 
 async function exists(path: string): Promise<boolean> {
   try {
@@ -197,10 +157,6 @@ async function effect(context: CheckContext, scenario: EffectScenario): Promise<
   return must.length > 0 ? fail(must.join("; "), info) : pass(info);
 }
 
-function toolsOffered(journal: readonly ScriptedRequest[]): string[] {
-  return [...new Set(journal.flatMap((request) => request.tools))];
-}
-
 /** What came back to the model in place of the tool's effect. */
 function resultWords(run: CapabilityRun, journal: readonly ScriptedRequest[]): string {
   const sent = journal.flatMap((request) =>
@@ -269,6 +225,19 @@ const structuredOutput: Check = async (context, positive) => {
   const declared = behavior.structuredOutput;
   if (positive && !declared) return skip("no structured-output tool declared in its host file");
   const path = runner.goldenPaths.includes("blocking-json") ? "blocking-json" : "streaming";
+  if (!positive && path === "streaming") {
+    // Without a document path the control is the plain session's first run: no schema, no structured tool.
+    const session = await plainSession(context);
+    const failure = firstRunFailure(session);
+    if (failure) return failure;
+    const offered = session.offered.filter((name) =>
+      name === declared?.tool || /structured.?output/i.test(name)
+    );
+    const info = { ...summarizeObservation(session.first.run.observation), path, structuredTools: offered };
+    return offered.length > 0
+      ? fail(`a structured-output tool was offered with no schema: ${offered}`, info)
+      : pass(info);
+  }
   await using staged = await stage(() =>
     positive && declared
       ? { toolCall: { name: declared.tool, arguments: { answer: nonce } }, finalText: "DONE" }
@@ -313,126 +282,6 @@ const structuredOutput: Check = async (context, positive) => {
     if (value !== undefined) {
       must.push(`a structured value came back with no schema: ${JSON.stringify(value)}`);
     }
-  }
-  return must.length > 0 ? fail(must.join("; "), info) : pass(info);
-};
-
-/** The journal entries the model got after the first `count`, not side calls. */
-function after(journal: readonly ScriptedRequest[], count: number): ScriptedRequest[] {
-  return journal.slice(count).filter((request) => request.turn !== "side");
-}
-
-interface ResumeSession {
-  readonly first: CapabilityRun;
-  readonly firstCount: number;
-  /** The run resumed after the first (absent without a resume path), and the requests it made. */
-  readonly resumed?: { run: CapabilityRun; requests: readonly ScriptedRequest[] };
-  /** A fresh run after that, and the requests it made. */
-  readonly fresh: { run: CapabilityRun; requests: readonly ScriptedRequest[] };
-  readonly turns: readonly string[];
-}
-
-/** One sandbox, three runs in turn: a first session with the code word, its resume, then a fresh run. */
-function resumeSession(context: CheckContext): Promise<ResumeSession> {
-  const { runner, nonce } = context;
-  return sharedRun(context.settings, `${runner.name} resume`, async () => {
-    await using staged = await stage(() => ({ finalText: "OK" }));
-    const { sandbox, model } = staged;
-    const base = {
-      runner,
-      sandbox,
-      model,
-      wallTimeoutMs: runLimit(context),
-      signal: context.settings.signal,
-    };
-    const first = await runCapability({
-      ...base,
-      path: "streaming",
-      request: { prompt: `Remember the code word ${nonce}. Reply OK.` },
-    });
-    const firstCount = model.journal().length;
-    const next = async (path: "resume" | "streaming") => {
-      const before = model.journal().length;
-      const run = await runCapability({ ...base, path, request: { prompt: "Reply OK." } });
-      return { run, requests: after(model.journal(), before) };
-    };
-    const resumed = runner.goldenPaths.includes("resume") ? await next("resume") : undefined;
-    const fresh = await next("streaming");
-    return {
-      first,
-      firstCount,
-      ...(resumed ? { resumed } : {}),
-      fresh,
-      turns: model.journal().map((request) => request.turn),
-    };
-  });
-}
-
-const resume: Check = async (context, positive) => {
-  const session = await resumeSession(context);
-  const { nonce } = context;
-  const firstProblems = processProblems(session.first.observation);
-  if (firstProblems.length > 0 || session.firstCount === 0) {
-    return fail(`the first run failed: ${firstProblems.join("; ") || "it never called the model"}`, {
-      ...summarizeObservation(session.first.observation),
-      mockTurns: session.turns,
-    });
-  }
-  const second = positive ? session.resumed! : session.fresh;
-  const later = second.requests;
-  const carried = later.some((request) => carries(request, nonce));
-  const info = {
-    ...summarizeObservation(second.run.observation),
-    mockTurns: session.turns,
-    secondRunRequests: later.length,
-    carried,
-  };
-  const must = processProblems(second.run.observation);
-  if (later.length === 0) must.push("the second run never called the model");
-  else if (carried !== positive) {
-    must.push(
-      positive
-        ? "the resumed run's model request does not carry the first session's messages"
-        : "a fresh run's model request carries the earlier session's messages",
-    );
-  }
-  return must.length > 0 ? fail(must.join("; "), info) : pass(info);
-};
-
-const agentSelect: Check = async (context, positive) => {
-  const { runner, behavior, nonce } = context;
-  if (!behavior.agentFiles) return skip("no agent definition files declared in its host file");
-  const files = behavior.agentFiles(
-    AGENT,
-    `You are the conformance probe agent. Your code word is ${nonce}.`,
-  );
-  await using staged = await stage(() => ({ finalText: "OK" }));
-  const { sandbox, model } = staged;
-  for (const [relative, content] of Object.entries(files)) {
-    const path = `${sandbox.work}/${relative}`;
-    await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
-    await Deno.writeTextFile(path, content);
-  }
-  const run = await runCapability({
-    runner,
-    path: "streaming",
-    request: { prompt: "Reply OK.", ...(positive ? { agent: AGENT } : {}) },
-    sandbox,
-    model,
-    wallTimeoutMs: runLimit(context),
-    signal: context.signal,
-  });
-  const reached = after(model.journal(), 0);
-  const carried = reached.some((request) => carries(request, nonce));
-  const info = details(run.observation, model, { agentFiles: Object.keys(files), carried });
-  const must = processProblems(run.observation);
-  if (reached.length === 0) must.push("the run never called the model");
-  else if (carried !== positive) {
-    must.push(
-      positive
-        ? `the selected agent's instructions do not reach the model request`
-        : "the agent's instructions reach the model although no agent was selected",
-    );
   }
   return must.length > 0 ? fail(must.join("; "), info) : pass(info);
 };

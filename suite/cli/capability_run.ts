@@ -1,7 +1,8 @@
 /**
  * One real-CLI run of the capability-behaviour tier: the host's invocation for a golden path, pointed at a
  * scripted mock model in a sandbox, optionally with its permission bypass taken out, run through the executor
- * in one of the mock-model tier's slots, with what it printed and how it ended.
+ * in one of the mock-model tier's slots, with what it printed and how it ended; and what every check shares:
+ * its context, a staged sandbox and model, one run shared by the checks that need the very same run.
  *
  * @module
  */
@@ -9,10 +10,19 @@ import { execute } from "../../src/exec/executor.ts";
 import type { GoldenPath, HostRunner, InvocationRequest, StreamShape } from "../../src/exec/host_runner.ts";
 import type { Observation } from "../../src/exec/observation.ts";
 import { createSandbox, mockInvocation, type Sandbox } from "../../src/mock_model/sandbox.ts";
-import type { ScriptedModel } from "../../src/mock_model/script.ts";
+import {
+  type ModelScript,
+  type ScriptedModel,
+  type ScriptedRequest,
+  startScriptedModel,
+} from "../../src/mock_model/script.ts";
+import { summarizeObservation } from "../../src/exec/observation.ts";
+import type { ToolBehavior } from "../../src/exec/tool_behavior.ts";
+import type { Outcome } from "../../src/outcome.ts";
+import type { RunSettings } from "../../src/suite.ts";
 import type { Normalizer } from "../../src/normalize/events.ts";
 import { normalizerFor } from "../../src/normalize/mod.ts";
-import { inSlot } from "./mock_model.ts";
+import { inSlot, MOCK_RUN_TIMEOUT_MS } from "./mock_model.ts";
 import { startRecording } from "./stream_record.ts";
 
 export { createSandbox, type Sandbox };
@@ -87,4 +97,55 @@ export function sharedRun<T>(scope: object, key: string, job: () => Promise<T>):
   let run = runs.get(key) as Promise<T> | undefined;
   if (!run) runs.set(key, run = job());
   return run;
+}
+
+/** What a check needs. */
+export interface CheckContext {
+  readonly runner: HostRunner;
+  readonly behavior: ToolBehavior;
+  readonly settings: RunSettings;
+  readonly signal: AbortSignal;
+  /** A word unique to this test, planted where only the checked behaviour can carry it. */
+  readonly nonce: string;
+}
+
+export type Check = (context: CheckContext, positive: boolean) => Promise<Outcome>;
+
+/** A sandbox, and a scripted model whose script may name paths in it, for one test. */
+export async function stage(
+  script: (sandbox: Sandbox) => ModelScript,
+): Promise<{ sandbox: Sandbox; model: ScriptedModel } & AsyncDisposable> {
+  const sandbox = await createSandbox();
+  const model = await startScriptedModel(script(sandbox));
+  return {
+    sandbox,
+    model,
+    [Symbol.asyncDispose]: async () => {
+      await model.stop();
+      await sandbox.dispose();
+    },
+  };
+}
+
+export function details(observation: Observation, model: ScriptedModel, extra: Record<string, unknown> = {}) {
+  return {
+    ...summarizeObservation(observation),
+    mockTurns: model.journal().map((request) => request.turn),
+    ...extra,
+  };
+}
+
+/** The wall clock of a run that must finish, scaled. */
+export function runLimit(context: CheckContext): number {
+  return MOCK_RUN_TIMEOUT_MS * context.settings.timeoutMultiplier;
+}
+
+/** The names of every tool the journalled requests declared. */
+export function toolsOffered(journal: readonly ScriptedRequest[]): string[] {
+  return [...new Set(journal.flatMap((request) => request.tools))];
+}
+
+/** The journal entries the model got after the first `count`, not side calls. */
+export function after(journal: readonly ScriptedRequest[], count: number): ScriptedRequest[] {
+  return journal.slice(count).filter((request) => request.turn !== "side");
 }
