@@ -70,6 +70,11 @@ export const copilot = defineRealHost({
       shell: { name: "bash", args: ({ command }) => ({ command, description: "conformance probe" }) },
     },
     permissionSkipArgs: [SKIP],
+    // A repository's custom agents: `--agent NAME` puts the file's body into the model's instructions.
+    agentFiles: (name, instructions) => ({
+      [`.github/agents/${name}.agent.md`]:
+        `---\nname: ${name}\ndescription: conformance probe agent\n---\n${instructions}\n`,
+    }),
   },
   mockModel: ({ url }) => ({
     env: {
