@@ -60,6 +60,12 @@ const SHAPES: Record<string, { first: Record<string, unknown>; last: Record<stri
     last: { role: "meta", type: "session.resume_hint" },
   },
   droid: { first: { type: "system", subtype: "init" }, last: { type: "completion" } },
+  // copilot has no session-start line: its stream opens with a session.* notice (skills_loaded when recorded).
+  copilot: { first: { type: "session.tools_updated" }, last: { type: "result", exitCode: 0 } },
+  cline: {
+    first: { type: "hook_event", hookEventName: "agent_start" },
+    last: { type: "run_result", finishReason: "completed" },
+  },
 };
 
 for (const dialect of FAKE_DIALECTS) {
