@@ -87,8 +87,17 @@ export function missingBinary(host: string, binary: string, options: PreflightOp
   const pin = pinFor(host) ?? appsHostPin(host);
   const install = pin === undefined
     ? `put "${binary}" on PATH`
-    : `run "deno task hosts:install" (installs ${pin.pkg.name}@${pin.pkg.version})`;
+    : `run "deno task hosts:install" (installs ${pin.pkg.name}@${pin.pkg.version}${downloadNote(pin)})`;
   return `Host "${host}": binary "${binary}" not found: ${install}, or set ${variable}=/path/to/${binary}`;
+}
+
+/** For a pin whose binary its postinstall downloads from outside npm: where from, and so where it installs. */
+function downloadNote(pin: { readonly binaryDownloadFrom?: string }): string {
+  const from = pin.binaryDownloadFrom;
+  return from === undefined
+    ? ""
+    : `; its postinstall downloads the binary from ${from}, so it installs only where ${from} is reachable: ` +
+      `hosts:install says "not installed" when it is not`;
 }
 
 /**

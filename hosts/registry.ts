@@ -27,6 +27,7 @@ import { auggie } from "./cli/auggie.ts";
 import { kilo } from "./cli/kilo.ts";
 import { droid } from "./cli/droid.ts";
 import { continueCli } from "./cli/continue.ts";
+import { crush } from "./cli/crush.ts";
 import { REFERENCE_HOST, REFERENCE_VARIANT_HOSTS } from "./web/reference.ts";
 import { MCP_UI_HOST } from "./web/mcp_ui.ts";
 import { MCP_INSPECTOR_HOST } from "./web/mcp_inspector.ts";
@@ -54,6 +55,7 @@ export const CLI_HOSTS: readonly RealHost[] = [
   kilo,
   continueCli,
   droid,
+  crush,
 ];
 
 /** Every built-in host, in listing order. */

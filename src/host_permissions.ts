@@ -22,6 +22,7 @@ export const HOST_BINARIES: readonly string[] = [
   "kilo",
   "cn",
   "droid",
+  "crush",
 ];
 
 /** The MCP Apps hosts of the registry that run as a local program, by the shim name `hosts:install` writes. */
@@ -52,4 +53,5 @@ export const HOST_ENV: readonly string[] = [
   "KILO_*",
   "CONTINUE_*",
   "FACTORY_*",
+  "CRUSH_*",
 ];

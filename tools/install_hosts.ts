@@ -5,6 +5,9 @@
  * outside the repository, writes one shim per program into
  * `<cache>/bin`, and asserts each one's `--version` (once per install; `--verify` repeats it). Idempotent: a
  * package already installed (its marker file present) is not touched, so a warm run takes about a second.
+ * A CLI whose postinstall downloads its binary from outside npm (`binaryDownloadFrom` in its pin: crush, from
+ * github.com) is installed from npm without scripts, then its postinstall runs; where that host cannot be
+ * reached the CLI is reported "not installed" with the postinstall's error and the install goes on (exit 0).
  *
  * Usage: `deno task hosts:install [--only claude-code,mcp-inspector] [--force] [--verify]`
  *
@@ -62,6 +65,7 @@ async function installPackage(
   pkg: PinnedPackage,
   cacheDir: string,
   force: boolean,
+  ignoreScripts = false,
 ): Promise<"cached" | "installed"> {
   const prefix = packagePrefix(pkg, cacheDir);
   const marker = join(prefix, MARKER);
@@ -76,6 +80,8 @@ async function installPackage(
     "--no-fund",
     "--prefer-online",
     "--loglevel=error",
+    // A package whose postinstall downloads its binary from outside npm: its scripts run apart (fetchBinary).
+    ...(ignoreScripts ? ["--ignore-scripts"] : []),
     `${pkg.name}@${pkg.version}`,
   ], { cwd: prefix });
   if (result.code !== 0) {
@@ -93,6 +99,32 @@ async function installPackage(
   }
   await Deno.writeTextFile(marker, `${pkg.name}@${pkg.version}\n`);
   return "installed";
+}
+
+/** Errors of a download that never reached its host: no name resolution, no route, refused, reset, timed out. */
+const UNREACHABLE = /\b(ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH|EHOSTUNREACH)\b/;
+
+/**
+ * Runs the postinstall of a package that downloads its binary from `pin.binaryDownloadFrom` (npm installed
+ * it without scripts) unless the binary is already there. Returns `null` when the binary is in place, or why it
+ * is not installed when that host could not be reached; any other failure of the postinstall throws.
+ */
+async function fetchBinary(pin: PinnedHost, cacheDir: string): Promise<string | null> {
+  const from = pin.binaryDownloadFrom;
+  const prefix = packagePrefix(pin.pkg, cacheDir);
+  if (from === undefined || await exists(join(prefix, pin.entry))) return null;
+  const result = await run("npm", ["rebuild", "--loglevel=error", pin.pkg.name], { cwd: prefix });
+  if (result.code === 0 && await exists(join(prefix, pin.entry))) return null;
+  const output = `${result.stdout}\n${result.stderr}`;
+  const lines = output.split("\n").map((line) => line.replace(/^npm error\s*/, "").trim());
+  const cause = lines.find((line) => UNREACHABLE.test(line) && line.includes(from));
+  if (cause !== undefined) {
+    return `its postinstall downloads the binary from ${from}, which is unreachable here (${cause})`;
+  }
+  throw new Error(
+    `The postinstall of "${pin.pkg.name}@${pin.pkg.version}" (its binary, from ${from}) failed ` +
+      `(npm exit ${result.code}): ${output.trim().slice(-600)}`,
+  );
 }
 
 /** Creates a runtime's PATH links (e.g. `bun` → `bun.exe`), replacing stale ones. */
@@ -193,11 +225,12 @@ export async function installHosts(options: InstallOptions = {}): Promise<Map<st
   const pins = INSTALLABLE.filter((pin) => only.length === 0 || only.includes(pin.host));
   const runtimeNames = [...new Set(pins.flatMap((pin) => pin.runtimes))];
   const packages = [...runtimeNames.map((r) => RUNTIMES[r]), ...pins.map((pin) => pin.pkg)];
+  const downloads = new Set(pins.filter((pin) => pin.binaryDownloadFrom).map((pin) => pin.pkg.name));
   const started = performance.now();
   let anyInstalled = false;
   await pool(packages, 4, async (pkg) => {
     const t0 = performance.now();
-    const state = await installPackage(pkg, cacheDir, options.force ?? false);
+    const state = await installPackage(pkg, cacheDir, options.force ?? false, downloads.has(pkg.name));
     if (state === "installed") anyInstalled = true;
     log(
       `${state === "cached" ? "cached   " : "installed"} ${pkg.name}@${pkg.version}` +
@@ -207,6 +240,12 @@ export async function installHosts(options: InstallOptions = {}): Promise<Map<st
   for (const name of runtimeNames) await linkRuntime(RUNTIMES[name], cacheDir);
   const shims = new Map<string, string>();
   await pool(pins, 4, async (pin) => {
+    const missing = await fetchBinary(pin, cacheDir);
+    if (missing !== null) {
+      // Not a failure of the install: the CLI is absent here, and every tier then names it as not installed.
+      log(`${pin.host}: not installed: ${missing}`);
+      return;
+    }
     const shim = await writeShim(pin, cacheDir);
     // The version is asserted once per install (and whenever --verify asks); a warm run reuses that proof.
     const proof = join(packagePrefix(pin.pkg, cacheDir), VERIFIED);

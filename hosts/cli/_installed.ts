@@ -37,6 +37,12 @@ export interface PinnedHost {
    * some vendored binaries without their exec bit (qwen's ripgrep).
    */
   readonly executables?: readonly string[];
+  /**
+   * The host (outside npm) the package's postinstall downloads its binary from, when it does: the package is
+   * installed from npm without its scripts, then its postinstall runs on its own, and when that host cannot be
+   * reached the program is reported as not installed (with the postinstall's error) instead of failing the install.
+   */
+  readonly binaryDownloadFrom?: string;
 }
 
 /** The runtimes a pinned program may need. */

@@ -79,6 +79,12 @@ export interface InstallSpec {
   readonly versionArgs?: readonly string[];
   /** Files inside the install prefix that must be executable (npm 11 runs no install scripts). */
   readonly executables?: readonly string[];
+  /**
+   * The host outside npm the package's postinstall downloads the binary from (e.g. `github.com`): the entry
+   * is then that downloaded binary, and `hosts:install` reports the CLI as not installed, with the reason,
+   * where that host is unreachable.
+   */
+  readonly binaryDownloadFrom?: string;
 }
 
 /** A real host's static description; {@linkcode defineRealHost} turns it into a runner and registry entry. */
@@ -182,6 +188,7 @@ function pinOf(host: string, binary: string, install: InstallSpec): PinnedHost {
     runtimes: Object.freeze([...(install.runtimes ?? [])]),
     versionArgs: Object.freeze([...(install.versionArgs ?? ["--version"])]),
     ...(install.executables ? { executables: Object.freeze([...install.executables]) } : {}),
+    ...(install.binaryDownloadFrom ? { binaryDownloadFrom: install.binaryDownloadFrom } : {}),
   });
 }
 
