@@ -88,7 +88,12 @@ export async function pinnedStatus(pin: PinnedHost, cacheDir?: string): Promise<
         note: "the install cache is outside the read permission",
       };
     }
-    return { ...base, installed: null, state: "absent", note: 'run "deno task hosts:install"' };
+    // A binary its postinstall downloads from outside npm installs only where that host is reachable.
+    const note = pin.binaryDownloadFrom === undefined
+      ? 'run "deno task hosts:install"'
+      : `run "deno task hosts:install"; its binary is downloaded from ${pin.binaryDownloadFrom}, ` +
+        `so it installs only where ${pin.binaryDownloadFrom} is reachable`;
+    return { ...base, installed: null, state: "absent", note };
   }
   try {
     proofText = await Deno.readTextFile(proof);

@@ -11,9 +11,12 @@
  * `provider/model`, `--small-model`, `-s/--session <id>`, `-C/--continue`); `-c/--cwd` is a persistent root
  * flag; every `run` message is sent with auto-approval (`AutoApprove: true`), while `-y/--yolo` is a local flag
  * of the root command there (so it is not passed to `run`); a failed run returns an error, which fang prints on
- * stderr, and the process exits 1. The mock model is an `openai-compat` provider with a base URL in the
- * temporary HOME's `~/.config/crush/crushrc` (the 0.96.1 README's config; `crush.json` is deprecated there).
- * Its stream has no events, so the plain-text dialect of `continue` reads it: every stdout line is reply text,
+ * stderr, and the process exits 1. The mock model is an `openai-compat` custom provider (`base_url`, `api_key`,
+ * `models`) in the temporary HOME's `$XDG_CONFIG_HOME/crush/crush.json`, the global config `internal/config`
+ * reads (load.go at 008721e); the 0.96.1 README prefers a `crushrc` script now and keeps that JSON "still
+ * supported"; provider auto-update (catwalk.charm.sh) and metrics are off by the README's variables.
+ * The source index holds many commits of the repository (and of forks); that the ones read are the v0.96.1 tag is
+ * not confirmed, and none of this has been run. Its stream has no events, so the plain-text dialect of `continue` reads it: every stdout line is reply text,
  * the init is synthetic, the terminal comes at EOF from the exit code and the last stderr line.
  *
  * @module
@@ -68,12 +71,22 @@ export const crush = defineRealHost({
   mockModel: ({ url }) => ({
     env: {},
     files: {
-      ".config/crush/crushrc": [
-        "# conformance mock model",
-        `provider add mock --type openai-compat --base-url "${url}/v1" --api-key sk-mock-conformance`,
-        'model add mock/mock-model --name "conformance mock model" --context-window 128000 --default-max-tokens 1024',
-        "",
-      ].join("\n"),
+      ".config/crush/crush.json": JSON.stringify({
+        providers: {
+          mock: {
+            name: "conformance mock model",
+            type: "openai-compat",
+            base_url: `${url}/v1`,
+            api_key: "sk-mock-conformance",
+            models: [{
+              id: "mock-model",
+              name: "mock model",
+              context_window: 128000,
+              default_max_tokens: 1024,
+            }],
+          },
+        },
+      }) + "\n",
     },
     model: "mock/mock-model",
   }),

@@ -116,3 +116,62 @@ Deno.test("an unknown host id is refused with the list of known ones", async () 
     /Unknown host "gemeni": choose from/,
   );
 });
+
+const crush = PINNED_HOSTS.find((pin) => pin.binaryDownloadFrom !== undefined)!;
+
+Deno.test("a CLI whose postinstall downloads its binary: installed from npm, then 'not installed' with the reason where its host is unreachable", async () => {
+  // The real package from the npm registry and its real postinstall: where github.com is unreachable (as here)
+  // the install goes on and names why; where it is reachable the binary arrives and gets its shim.
+  const cache = await Deno.makeTempDir({ prefix: "conformance-hosts-" });
+  try {
+    const lines: string[] = [];
+    const shims = await installHosts({
+      only: [crush.host],
+      cacheDir: cache,
+      log: (line) => lines.push(line),
+    });
+    const text = lines.join("\n");
+    assert.match(text, /installed @charmland\/crush@0\.96\.1/);
+    if (text.includes(`${crush.host}: not installed`)) {
+      assert.match(
+        text,
+        /crush: not installed: its postinstall downloads the binary from github\.com, which is unreachable here \(.*github\.com.*\)/,
+      );
+      assert.equal(shims.has(crush.host), false);
+      await assert.rejects(() => Deno.stat(join(cache, "bin", crush.binary)), Deno.errors.NotFound);
+    } else {
+      assert.equal(shims.get(crush.host), join(cache, "bin", crush.binary));
+    }
+  } finally {
+    await Deno.remove(cache, { recursive: true });
+  }
+});
+
+Deno.test("a postinstall download that fails for another reason than an unreachable host fails the install", async () => {
+  const cache = await Deno.makeTempDir({ prefix: "conformance-hosts-" });
+  try {
+    // A package laid out as npm would have (marker present) whose postinstall fails without any network error.
+    const prefix = packagePrefix(crush.pkg, cache);
+    const dir = join(prefix, "node_modules", crush.pkg.name);
+    await Deno.mkdir(dir, { recursive: true });
+    await Deno.writeTextFile(join(prefix, "package.json"), JSON.stringify({ private: true }) + "\n");
+    await Deno.writeTextFile(
+      join(dir, "package.json"),
+      JSON.stringify({
+        name: crush.pkg.name,
+        version: crush.pkg.version,
+        scripts: { postinstall: "echo 'sha256 does not match' >&2; exit 3" },
+      }),
+    );
+    await Deno.writeTextFile(
+      join(prefix, ".conformance-installed"),
+      `${crush.pkg.name}@${crush.pkg.version}\n`,
+    );
+    await assert.rejects(
+      () => installHosts({ only: [crush.host], cacheDir: cache, log: () => {} }),
+      /The postinstall of "@charmland\/crush@0\.96\.1" \(its binary, from github\.com\) failed .*sha256 does not match/s,
+    );
+  } finally {
+    await Deno.remove(cache, { recursive: true });
+  }
+});
