@@ -6,7 +6,6 @@
  * @module
  */
 import fc from "fast-check";
-import type { BatchRequest } from "./_batch_worker.ts";
 
 /** Generated inputs per fuzz target. */
 export const FUZZ_RUNS = Math.max(1, Number(Deno.env.get("CONFORMANCE_FUZZ_RUNS") ?? 100_000));
@@ -40,60 +39,4 @@ export async function inBatches<Ts>(
       await fc.assert(property as fc.IAsyncProperty<Ts>, { numRuns, seed });
     });
   }
-}
-
-/** Workers {@linkcode inWorkerBatches} runs at once: one per core, at most four. */
-const WORKERS = Math.max(1, Math.min(navigator.hardwareConcurrency, 4));
-
-/**
- * {@linkcode inBatches} for a CPU-bound property, with its batches checked in workers at once (a test file's
- * tests run on one thread, which leaves the other cores idle): each worker (`tests/fuzz/_batch_worker.ts`)
- * builds the property from `PROPERTIES[name]` of `module`. One test step per round of batches, naming each
- * batch's inputs and seed; a failure is fast-check's report with the seed and the shrunk counterexample.
- *
- * @example
- * ```ts ignore
- * Deno.test("loads or says where", (t) => inWorkerBatches(t, new URL("./_config_documents.ts", import.meta.url), "config"));
- * ```
- */
-export async function inWorkerBatches(t: Deno.TestContext, module: URL, name: string): Promise<void> {
-  const base = Date.now() ^ Math.floor(Math.random() * 2 ** 31);
-  const batches: { readonly batch: number; readonly numRuns: number; readonly seed: number }[] = [];
-  for (let done = 0, batch = 1; done < FUZZ_RUNS; done += BATCH_RUNS, batch++) {
-    batches.push({ batch, numRuns: Math.min(BATCH_RUNS, FUZZ_RUNS - done), seed: (base + batch) | 0 });
-  }
-  const pool = Array.from(
-    { length: Math.min(WORKERS, batches.length) },
-    () => new Worker(new URL("./_batch_worker.ts", import.meta.url), { type: "module" }),
-  );
-  try {
-    for (let first = 0; first < batches.length; first += pool.length) {
-      const round = batches.slice(first, first + pool.length);
-      const title = round.map(({ batch, numRuns, seed }) =>
-        `batch ${batch}: ${numRuns} inputs, seed ${seed}`
-      );
-      await t.step(title.join("; "), async () => {
-        const failures = await Promise.all(
-          round.map(({ numRuns, seed }, index) =>
-            checkInWorker(pool[index]!, { module: module.href, property: name, numRuns, seed })
-          ),
-        );
-        const failed = failures.filter((failure) => failure !== null);
-        if (failed.length > 0) throw new Error(failed.join("\n\n"));
-      });
-    }
-  } finally {
-    for (const worker of pool) worker.terminate();
-  }
-}
-
-function checkInWorker(worker: Worker, request: BatchRequest): Promise<string | null> {
-  return new Promise((resolve, reject) => {
-    worker.onmessage = (event: MessageEvent<{ failure: string | null }>) => resolve(event.data.failure);
-    worker.onerror = (event) => {
-      event.preventDefault();
-      reject(new Error(`The fuzz worker failed: ${event.message}`));
-    };
-    worker.postMessage(request);
-  });
 }
