@@ -152,6 +152,12 @@ export function defineRealHost(spec: RealHostSpec): RealHost {
     pinnedVersion: install.version,
     unsupportedPaths: unsupported,
     detect: () => detectBinary(id, spec.binary),
+    ...(install.binaryDownloadFrom
+      ? {
+        absentWhere: `its postinstall downloads the binary from ${install.binaryDownloadFrom}, ` +
+          `so it installs only where ${install.binaryDownloadFrom} is reachable`,
+      }
+      : {}),
     command: () => ({ binary: resolveBinary(id, spec.binary), args: [] }),
     env: { ...QUIET_ENV, ...env },
     envAllow: [...HOME_ALLOW, ...envAllow],

@@ -162,6 +162,11 @@ export interface HostRunner {
   vendorEndpoint?(target: MockModelTarget): MockModelSetup;
   /** Built-in tool names and capability switches for the capability-behaviour tier; absent: that tier SKIPs. */
   readonly toolBehavior?: ToolBehavior;
+  /**
+   * Why `hosts:install` may leave the binary absent on a machine, when it may (crush: "its postinstall
+   * downloads the binary from github.com"); a tier's "binary absent" SKIP names it.
+   */
+  readonly absentWhere?: string;
   /** Resolves the binary to run, or `null` when it is absent. */
   detect(): Promise<string | null>;
   /** Builds the invocation for one golden path. */

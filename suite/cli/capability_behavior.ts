@@ -95,7 +95,10 @@ export const capabilityBehaviorTier: CliTier = {
       );
     }
     if (await runner.detect() === null) {
-      return skip(`binary absent: "${runner.binary}" is not installed (deno task hosts:install) nor on PATH`);
+      return skip(
+        `binary absent: "${runner.binary}" is not installed (deno task hosts:install) nor on PATH` +
+          (runner.absentWhere ? `: ${runner.absentWhere}` : ""),
+      );
     }
     const name = test.id.slice(PREFIX.length);
     const context: CheckContext = {

@@ -71,7 +71,7 @@ export const constructabilityTier: CliTier = {
     if (binary === null) {
       return skip(
         `binary absent: "${runner.binary}" is not installed (deno task hosts:install), not on PATH, ` +
-          `and ${binEnvName(runner.name)} is unset`,
+          `and ${binEnvName(runner.name)} is unset` + (runner.absentWhere ? `: ${runner.absentWhere}` : ""),
       );
     }
     let invocation: HostInvocation;

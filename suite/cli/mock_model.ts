@@ -103,7 +103,10 @@ export const mockModelTier: CliTier = {
       );
     }
     if (await runner.detect() === null) {
-      return skip(`binary absent: "${runner.binary}" is not installed (deno task hosts:install) nor on PATH`);
+      return skip(
+        `binary absent: "${runner.binary}" is not installed (deno task hosts:install) nor on PATH` +
+          (runner.absentWhere ? `: ${runner.absentWhere}` : ""),
+      );
     }
     const name = test.id.slice(PREFIX.length);
     const fault = name.startsWith("fault-") ? name.slice("fault-".length) as MockFault : null;
