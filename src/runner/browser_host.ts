@@ -13,7 +13,8 @@ import {
   type LauncherName,
   TRIGGER_TEST_ID,
 } from "../protocol.ts";
-import { launchChromium, type LaunchedBrowser } from "./chromium.ts";
+import { launchChromium } from "./chromium.ts";
+import { groupAlive } from "../exec/process_group.ts";
 import { frameChain } from "./frame_chain.ts";
 import type { CapabilityContext, Host, HostSetupOptions, RequestOf, SuiteBridge } from "./host.ts";
 import type { FrameSuiteBridge } from "./suite_bridge.ts";
@@ -28,6 +29,11 @@ export interface BrowserSession {
   readonly pid: number | null;
   /** Closes the browser and waits until its processes are gone. */
   close(): Promise<void>;
+  /**
+   * Pids of the browser's processes still alive, those that left its group included; without it, the group
+   * alone is looked at (a browser this process did not start has none of its own to find).
+   */
+  survivors?(): Promise<number[]>;
 }
 
 /** A finished download's name and text, as the `confirmDialog` "download" answer carries them. */
@@ -57,7 +63,8 @@ export abstract class BrowserHost implements Host {
   /** The bridge to the View rendered last; subclasses set it in `launch`. */
   protected bridge: FrameSuiteBridge | null = null;
 
-  #lastLaunched: LaunchedBrowser | null = null;
+  /** The session torn down last, for {@linkcode BrowserHost.browserSurvivors}. */
+  #lastLaunched: BrowserSession | null = null;
   #failures = 0;
   /** Contexts opened beside the main one ({@linkcode BrowserHost.openContext}), by the name of their trace. */
   #asides: { readonly name: string; readonly context: BrowserContext }[] = [];
@@ -68,8 +75,11 @@ export abstract class BrowserHost implements Host {
   }
 
   /** Pids of the last browser's processes still alive (empty after a clean teardown). */
-  browserSurvivors(): Promise<number[]> {
-    return this.#lastLaunched?.survivors() ?? Promise.resolve([]);
+  async browserSurvivors(): Promise<number[]> {
+    const last = this.#lastLaunched;
+    if (last === null) return [];
+    if (last.survivors) return await last.survivors();
+    return last.pid !== null && await groupAlive(last.pid) ? [last.pid] : [];
   }
 
   /** The host page. */
@@ -133,7 +143,12 @@ export abstract class BrowserHost implements Host {
     const launched = await launchChromium({ headful: options.headful, signal: options.signal });
     try {
       const context = await launched.browser.newContext({ acceptDownloads: true, colorScheme: "light" });
-      return { context, pid: launched.pid, close: () => launched.close() };
+      return {
+        context,
+        pid: launched.pid,
+        close: () => launched.close(),
+        survivors: () => launched.survivors(),
+      };
     } catch (error) {
       await launched.close();
       throw error;
@@ -302,6 +317,7 @@ export abstract class BrowserHost implements Host {
     const launched = this.#launched ?? await this.#starting?.catch(() => null) ?? null;
     this.#launched = null;
     this.#starting = null;
+    if (launched !== null) this.#lastLaunched = launched;
     await launched?.close();
   }
 }
