@@ -37,6 +37,7 @@ export * from "./src/outcome.ts";
 export type * from "./src/host.ts";
 export type * from "./src/suite.ts";
 export type * from "./src/exec/host_runner.ts";
+export type * from "./src/exec/tool_behavior.ts";
 export { CAPABILITY_FLAGS, GOLDEN_PATHS, NO_CAPABILITIES } from "./src/exec/host_runner.ts";
 export { execute } from "./src/exec/executor.ts";
 export type { ExecuteOptions, RunControl } from "./src/exec/executor.ts";
