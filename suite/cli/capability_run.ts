@@ -22,7 +22,7 @@ import type { Outcome } from "../../src/outcome.ts";
 import type { RunSettings } from "../../src/suite.ts";
 import type { Normalizer } from "../../src/normalize/events.ts";
 import { normalizerFor } from "../../src/normalize/mod.ts";
-import { inSlot, MOCK_RUN_TIMEOUT_MS } from "./mock_model.ts";
+import { inSlot, MOCK_POST_STREAM_GRACE_MS, MOCK_RUN_TIMEOUT_MS } from "./mock_model.ts";
 import { startRecording } from "./stream_record.ts";
 
 export { createSandbox, type Sandbox };
@@ -36,6 +36,7 @@ export interface CapabilityRunOptions {
   readonly model: ScriptedModel;
   /** Argv elements to take out of the built invocation, in order (the permission bypass). */
   readonly without?: readonly string[];
+  /** The run's wall clock: {@linkcode runLimit}, the scaled {@linkcode MOCK_RUN_TIMEOUT_MS}. */
   readonly wallTimeoutMs: number;
   readonly signal: AbortSignal;
 }
@@ -76,7 +77,8 @@ export async function runCapability(options: CapabilityRunOptions): Promise<Capa
       normalizer: document ? collector : normalizerFor(runner.dialect)({ argv: invocation.args }),
       streamShape: shape,
       wallTimeoutMs: options.wallTimeoutMs,
-      postStreamGraceMs: 10_000,
+      // Scaled as the wall clock is (runLimit): the multiplier is the wall clock's share of its base.
+      postStreamGraceMs: MOCK_POST_STREAM_GRACE_MS * (options.wallTimeoutMs / MOCK_RUN_TIMEOUT_MS),
       killGraceMs: 1_000,
       signal: options.signal,
       ...(recording ? { onStdoutLine: (line: string) => recording.stdoutLine(line) } : {}),

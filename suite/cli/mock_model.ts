@@ -43,6 +43,13 @@ export const MOCK_RUN_TIMEOUT_MS = 120_000;
 export const FAULT_RUN_TIMEOUT_MS = 60_000;
 
 /**
+ * How long a real CLI may keep running after its stream ended (its terminal line) before it is stopped and
+ * counted as lingering, before the timeout multiplier: a Node CLI that exits in half a second on an idle machine
+ * takes many seconds on a loaded one, which is the machine's doing, not the host's.
+ */
+export const MOCK_POST_STREAM_GRACE_MS = 10_000;
+
+/**
  * Real CLIs are heavy (a Node or Bun runtime each, seconds of CPU to start): at most this many run at once
  * across every host of a run, so a 2-core machine is not swamped into false timeouts. Wall clocks start when a
  * run gets its slot. `CONFORMANCE_MOCK_MODEL_PARALLEL` overrides it.
@@ -120,6 +127,7 @@ export const mockModelTier: CliTier = {
         sandbox,
         mock,
         FAULT_RUN_TIMEOUT_MS * k,
+        k,
         signal,
       );
       return judgeFault(observation, mock);
@@ -134,6 +142,7 @@ export const mockModelTier: CliTier = {
         sandbox,
         mock,
         MOCK_RUN_TIMEOUT_MS * k,
+        k,
         signal,
       );
       const firstProblems = streamProblems(runner, runner.streamShape, first, mock);
@@ -150,6 +159,7 @@ export const mockModelTier: CliTier = {
       sandbox,
       mock,
       MOCK_RUN_TIMEOUT_MS * k,
+      k,
       signal,
       user,
     );
@@ -175,6 +185,7 @@ async function runStream(
   sandbox: Sandbox,
   mock: MockModel,
   wallTimeoutMs: number,
+  multiplier: number,
   signal: AbortSignal,
   user: UserPathRun | null = null,
 ): Promise<{ observation: Observation; stdout: string[] }> {
@@ -195,7 +206,7 @@ async function runStream(
       normalizer: document ? collector(lines) : normalizerFor(runner.dialect)({ argv: invocation.args }),
       streamShape: shape,
       wallTimeoutMs,
-      postStreamGraceMs: 10_000,
+      postStreamGraceMs: MOCK_POST_STREAM_GRACE_MS * multiplier,
       killGraceMs: 1_000,
       signal,
       ...(recording ? { onStdoutLine: (line: string) => recording.stdoutLine(line) } : {}),
