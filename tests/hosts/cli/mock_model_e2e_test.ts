@@ -18,7 +18,7 @@ for (const entry of real) installed.set(entry.id, await entry.runner.detect() !=
 /** Why a real CLI's step is ignored: not installed, or no way to reach the mock model. */
 const ignored = (entry: CliHostEntry): string | null =>
   !installed.get(entry.id)
-    ? "not installed: run deno task hosts:install"
+    ? `not installed: ${entry.runner.absentWhere ?? "run deno task hosts:install"}`
     : entry.runner.mockModel
     ? null
     : `cannot reach the mock model: ${entry.runner.mockModelUnsupported ?? "no mockModel()"}`;
