@@ -145,9 +145,20 @@ export async function cliTierRows(): Promise<CliTierRow[]> {
     const why = `none of the ${all.length} real CLIs of the registry is installed: deno task hosts:install`;
     return [notMeasured(streamingFigure, streamingTarget, why), notMeasured(ratioFigure, ratioTarget, why)];
   }
-  const missing = all.filter((host) => !installed.includes(host)).map((host) => host.entry.id);
+  const absent = all.filter((host) => !installed.includes(host));
+  // A CLI whose binary comes from outside npm (crush: github.com) cannot be installed on an npm-only machine:
+  // it is named, and does not withhold the verdict as a CLI left uninstalled would.
+  const offNpm = absent.filter((host) => host.pin.binaryDownloadFrom !== undefined);
+  const missing = absent.filter((host) => !offNpm.includes(host)).map((host) => host.entry.id);
   const installedNote = `${installed.length} of ${all.length} registry CLIs installed` +
-    (missing.length > 0 ? ` (not: ${missing.join(", ")})` : "");
+    (missing.length > 0 ? ` (not: ${missing.join(", ")})` : "") +
+    (offNpm.length > 0
+      ? ` (${
+        offNpm.map((host) => `${host.entry.id}: its binary comes from ${host.pin.binaryDownloadFrom}`).join(
+          ", ",
+        )
+      }, not reachable here)`
+      : "");
   const dir = await Deno.makeTempDir({ prefix: "conformance-bench-cli-" });
   try {
     const first = await runTier(installed, STREAMING_GREP, join(dir, "streaming-1"));
