@@ -71,11 +71,14 @@ export async function pollUntil<T>(
   options: PollOptions,
 ): Promise<T | undefined> {
   const deadline = performance.now() + options.timeoutMs;
-  while (true) {
+  for (let last = false;;) {
     const answer = await check();
     if (answer !== undefined && answer !== null && answer !== false) return answer;
     const left = deadline - performance.now();
-    if (left <= 0 || options.signal?.aborted) return undefined;
+    // The pause that reaches the deadline is the last: a timer that fires a little early (they do, by a
+    // fraction of a millisecond) must not buy one more check.
+    if (last || left <= 0 || options.signal?.aborted) return undefined;
+    last = left <= options.intervalMs;
     await delay(Math.min(options.intervalMs, left), options.signal);
   }
 }

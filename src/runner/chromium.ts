@@ -126,6 +126,8 @@ export async function launchChromium(options: LaunchOptions = {}): Promise<Launc
     );
   }
   const { chromium } = await loadPlaywright();
+  // An abort while Playwright loaded: start no browser at all.
+  if (options.signal?.aborted) throw new Error("The Chromium launch was stopped: the run was aborted");
   // Chromium's crashpad handlers daemonize out of the browser's process group; a private config dir puts a
   // unique path on their command line, so they can be found and waited for.
   const configDir = await Deno.makeTempDir({ prefix: "conformance-chromium-" });
@@ -151,13 +153,20 @@ export async function launchChromium(options: LaunchOptions = {}): Promise<Launc
     signal,
     () => new Error("The Chromium launch was stopped: the run was aborted"),
   ).catch(async (error) => {
-    if (signal?.aborted) {
-      // The browser may be starting: kill it by its marker now, and by its server once the launch settles.
-      launching.then((started) => started.kill()).catch(() => {});
-      await killLaunch(configDir);
+    const cleanUp = async () => {
+      forgetLaunch();
+      await Deno.remove(configDir, { recursive: true }).catch(() => {});
+    };
+    if (!signal?.aborted) {
+      await cleanUp();
+      throw error;
     }
-    forgetLaunch();
-    await Deno.remove(configDir, { recursive: true }).catch(() => {});
+    // The browser may be starting: kill it by its marker now, and by its server and marker once the launch
+    // settles. Until then the reaper keeps the marker: a supervisor's SIGKILL that follows the abort (before
+    // Playwright has even spawned the browser) must still leave it something to find the browser by.
+    const settled = launching.then((started) => started.kill()).catch(() => {});
+    void settled.then(() => killLaunch(configDir)).catch(() => {}).then(cleanUp);
+    await killLaunch(configDir);
     throw error;
   });
   const pid = server.process().pid ?? -1;
