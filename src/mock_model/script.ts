@@ -14,6 +14,7 @@
  * @module
  */
 import { LLMock } from "@copilotkit/aimock";
+import { stopperOf } from "./server.ts";
 
 /** A tool call the model makes: the host's tool name and its arguments. */
 export interface ScriptedToolCall {
@@ -134,14 +135,6 @@ function usageOverride(usage: ScriptedUsage) {
 }
 
 /**
- * The Node HTTP server inside aimock's `LLMock` (a field its types keep private), for `closeAllConnections`.
- */
-function serverOf(mock: LLMock): { closeAllConnections?: () => void } | undefined {
-  return (mock as unknown as { serverInstance?: { server?: { closeAllConnections?: () => void } } })
-    .serverInstance?.server;
-}
-
-/**
  * Starts a scripted model on 127.0.0.1.
  *
  * @example
@@ -203,14 +196,7 @@ export async function startScriptedModel(script: ModelScript): Promise<ScriptedM
   });
   await mock.start();
   const url = new URL(mock.url);
-  let stopped = false;
-  const stop = async () => {
-    if (stopped) return;
-    stopped = true;
-    const closing = mock.stop();
-    serverOf(mock)?.closeAllConnections?.();
-    await closing;
-  };
+  const stop = stopperOf(mock);
   return {
     url: `${url.protocol}//${url.host}`,
     port: Number(url.port),

@@ -59,6 +59,23 @@ function serverOf(mock: LLMock): { closeAllConnections?: () => void } | undefine
 }
 
 /**
+ * The stop of a started `LLMock`, safe to call twice. A close waits for every open connection, and a host that
+ * is gone may have left one (a child that left its group, a request cut mid-body): the connections go first,
+ * so the stop, and the run's interrupt, are never held by a client. The plain and the scripted mock model
+ * (src/mock_model/script.ts) both stop this way.
+ */
+export function stopperOf(mock: LLMock): () => Promise<void> {
+  let stopped = false;
+  return async () => {
+    if (stopped) return;
+    stopped = true;
+    const closing = mock.stop();
+    serverOf(mock)?.closeAllConnections?.();
+    await closing;
+  };
+}
+
+/**
  * Starts the mock model on 127.0.0.1.
  *
  * @example
@@ -101,17 +118,7 @@ export async function startMockModel(options: MockModelOptions = {}): Promise<Mo
   await mock.start();
   const url = new URL(mock.url);
   const origin = `${url.protocol}//${url.host}`;
-  let stopped = false;
-  const stop = async () => {
-    if (stopped) return;
-    stopped = true;
-    const closing = mock.stop();
-    // A close waits for every open connection, and a host that is gone may have left one (a child that left
-    // its group, a request cut mid-body): the connections go first, so the stop, and the run's interrupt, are
-    // never held by a client.
-    serverOf(mock)?.closeAllConnections?.();
-    await closing;
-  };
+  const stop = stopperOf(mock);
   return {
     url: origin,
     port: Number(url.port),
