@@ -33,7 +33,10 @@ export interface HarnessProcess extends AsyncDisposable {
   readonly firstOutput: Promise<void>;
   /** What the harness has printed on stdout so far. */
   stdoutSoFar(): string;
-  /** The highest VmHWM (peak resident set) sampled so far, in bytes; sampling runs until exit. */
+  /**
+   * The highest VmHWM (peak resident set) sampled so far, in bytes; sampling runs until exit. Throws unless
+   * the harness was spawned with `sampleMs`: a peak nobody sampled is not 0.
+   */
   peakRssBytes(): number;
 }
 
@@ -43,6 +46,8 @@ export interface HarnessExit {
   readonly signal: Deno.Signal | null;
   readonly stdout: string;
   readonly stderr: string;
+  /** `performance.now()` when the process exited (from `runDetached`: once its output was read). */
+  readonly exitedAt: number;
 }
 
 /** Options of {@linkcode spawnHarness}. */
@@ -51,7 +56,10 @@ export interface SpawnHarnessOptions {
   readonly env?: Readonly<Record<string, string>>;
   /** Programs beyond the harness's run permission (config-file hosts), by path. */
   readonly alsoRun?: readonly string[];
-  /** Between VmHWM samples. Default 25 ms. */
+  /**
+   * Between VmHWM samples, for {@linkcode HarnessProcess.peakRssBytes}. No sampling when absent: the sampler
+   * forks a `grep` every interval, load that a test which does not read the peak should not add.
+   */
   readonly sampleMs?: number;
 }
 
@@ -76,7 +84,7 @@ export function spawnHarness(args: readonly string[], options: SpawnHarnessOptio
     detached: true,
   }).spawn();
   const pid = child.pid;
-  const sampler = sampleVmHwm(pid, options.sampleMs ?? 25);
+  const sampler = options.sampleMs === undefined ? null : sampleVmHwm(pid, options.sampleMs);
   const firstOutput = Promise.withResolvers<void>();
   let stdoutText = "";
   const readStdout = async () => {
@@ -88,13 +96,17 @@ export function spawnHarness(args: readonly string[], options: SpawnHarnessOptio
     return stdoutText;
   };
   const done = (async (): Promise<HarnessExit> => {
+    let exitedAt = 0;
     const [status, stdout, stderr] = await Promise.all([
-      child.status,
+      child.status.then((status) => {
+        exitedAt = performance.now();
+        return status;
+      }),
       readStdout(),
       new Response(child.stderr).text(),
     ]);
-    await sampler.stopped;
-    return { code: status.code, signal: status.signal, stdout, stderr };
+    await sampler?.stopped;
+    return { code: status.code, signal: status.signal, stdout, stderr, exitedAt };
   })();
   const dispose = async () => {
     try {
@@ -103,7 +115,7 @@ export function spawnHarness(args: readonly string[], options: SpawnHarnessOptio
       // Already gone: the normal case.
     }
     await done.catch(() => {});
-    sampler.stop();
+    sampler?.stop();
     killProcesses(await processesTagged(runId));
   };
   return {
@@ -112,7 +124,12 @@ export function spawnHarness(args: readonly string[], options: SpawnHarnessOptio
     done,
     firstOutput: firstOutput.promise,
     stdoutSoFar: () => stdoutText,
-    peakRssBytes: () => sampler.peak,
+    peakRssBytes: () => {
+      if (sampler === null) {
+        throw new Error("peakRssBytes: spawn the harness with sampleMs to sample its peak");
+      }
+      return sampler.peak;
+    },
     [Symbol.asyncDispose]: dispose,
   };
 }
@@ -164,8 +181,10 @@ export async function runDetached(
     stderr: "piped",
     detached: true,
   }).output();
+  const exitedAt = performance.now();
   const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
   return {
+    exitedAt,
     code: output.code,
     signal: output.signal,
     stdout: decode(output.stdout),

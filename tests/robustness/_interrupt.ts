@@ -75,6 +75,6 @@ export async function interrupt(
   const signalled = performance.now();
   Deno.kill(-harness.pid, signal);
   const exit = await harness.done;
-  const stopMs = performance.now() - signalled;
+  const stopMs = exit.exitedAt - signalled;
   return { exit, stopMs, survivors: await processesTagged(harness.runId) };
 }

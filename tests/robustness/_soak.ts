@@ -96,7 +96,8 @@ export async function trial(scenario: Scenario, index: number, out: string): Pro
     clearTimeout(timer);
     clearTimeout(supervisor);
   });
-  const stopMs = Math.round(performance.now() - signalled);
+  // The exit, not the drained pipes: what a supervisor or a terminal waits for.
+  const stopMs = Math.round(exit.exitedAt - signalled);
   // A harness SIGKILLed outright runs no handler: its reaper (src/exec/reaper.ts) ends the hosts' groups as the
   // harness's pipe closes, a moment after the exit.
   const survivors = supervisorKilled

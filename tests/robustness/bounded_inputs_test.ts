@@ -21,7 +21,7 @@ async function zeroLink(): Promise<{ dir: string; zero: string } & AsyncDisposab
 
 /** Runs the harness; one that has not exited after {@linkcode WAIT_MS} is killed and the test fails. */
 async function runBounded(args: string[]): Promise<{ code: number; stderr: string; peak: number }> {
-  await using harness = spawnHarness(args);
+  await using harness = spawnHarness(args, { sampleMs: 25 });
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<"late">((resolve) => timer = setTimeout(() => resolve("late"), WAIT_MS));
   try {

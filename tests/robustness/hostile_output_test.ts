@@ -69,7 +69,7 @@ for (const shape of SHAPES) {
       out,
       "--timeout-multiplier",
       String(MULTIPLIER),
-    ], { alsoRun: [HOSTILE] });
+    ], { alsoRun: [HOSTILE], sampleMs: 25 });
     const exit = await harness.done;
     const elapsed = performance.now() - started;
     const survivors = await processesTagged(harness.runId);

@@ -109,7 +109,8 @@ Deno.test("a multiplier from the Runner scales t.waitFor inside a test", async (
   const plain = await waited(1);
   const slow = await waited(8);
   assert.ok(plain >= 45 && plain < 350, `waited ${plain} ms at 1`);
-  assert.ok(slow >= 400, `waited ${slow} ms at 8`);
+  // 50 ms × 8; a timer may fire a fraction of a millisecond early (399.6 ms seen under CI load).
+  assert.ok(slow >= 398, `waited ${slow} ms at 8`);
 });
 
 Deno.test("the recorder's wait for an event is scaled too", async () => {
