@@ -4,9 +4,11 @@
  * serves (Anthropic Messages, OpenAI Chat Completions and Responses, Gemini; streaming and not), with a journal
  * of every request the CLI sent, kept for the test's assertions.
  *
- * The script is aimock fixtures: the tool-call turn matches a request that declares tools and whose current
- * turn has no tool result yet (`hasToolResult: false`); the final answer matches once a tool result is in the
- * current turn (`hasToolResult: true`). Requests that declare no tools (titles, summaries, side calls) get a
+ * The script is one aimock fixture for requests that declare tools: which turn answers is decided by how many
+ * tool results the current turn (the messages after the last `user` message, as aimock's `hasToolResult`
+ * reads it) already holds: with `n` of them, the script's call `n` if it has one, else the final answer. One
+ * call is aimock's leg-1/leg-2 pair (`hasToolResult` false, then true); a list of calls runs them one after
+ * another in one host run. Requests that declare no tools (titles, summaries, side calls) get a
  * plain `OK` with zero usage. Each fixture's response factory records the request as aimock parsed it
  * (aimock's own journal keeps only bodies under 64 KiB, and kimi's and omp's system prompts are larger), so
  * the journal holds the whole conversation each request carried. One server serves one test.
@@ -32,8 +34,13 @@ export interface ScriptedUsage {
 
 /** One test's script. */
 export interface ModelScript {
-  /** The tool call of the first turn; absent: the first turn is the final answer. */
+  /** The tool call of the first turn; absent (and no `toolCalls`): the first turn is the final answer. */
   readonly toolCall?: ScriptedToolCall;
+  /**
+   * Tool calls made one after another, each once the previous one's result is back; the final answer follows
+   * the last. Takes the place of `toolCall`. Ids default to `call_conformance_<n>`, counting from 1.
+   */
+  readonly toolCalls?: readonly ScriptedToolCall[];
   /** The final answer's text. Default `DONE`. */
   readonly finalText?: string;
   /** Usage reported with the tool-call turn. Default 101 in, 11 out. */
@@ -57,6 +64,8 @@ export interface JournalMessage {
 export interface ScriptedRequest {
   /** Which turn answered it. */
   readonly turn: ScriptedTurnKind;
+  /** For a `tool-call` turn: which of the script's calls it made, counting from 0. */
+  readonly call?: number;
   readonly model: string;
   readonly stream: boolean;
   /** The names of the tools the request declared. */
@@ -75,6 +84,8 @@ export interface ScriptedModel extends AsyncDisposable {
   journal(): readonly ScriptedRequest[];
   /** Method, path and status of every HTTP request aimock saw (its own journal). */
   requests(): readonly { method: string; path: string; status: number }[];
+  /** Answers the requests from now on by `script` (a later host run on the same model); the journal stays. */
+  rescript(script: ModelScript): void;
   stop(): Promise<void>;
 }
 
@@ -104,9 +115,15 @@ function textOf(content: unknown): string {
   return content === null || content === undefined ? "" : JSON.stringify(content);
 }
 
-function journalEntry(request: ParsedRequest, turn: ScriptedTurnKind, usage: ScriptedUsage): ScriptedRequest {
+function journalEntry(
+  request: ParsedRequest,
+  turn: ScriptedTurnKind,
+  usage: ScriptedUsage,
+  call?: number,
+): ScriptedRequest {
   return Object.freeze({
     turn,
+    ...(call === undefined ? {} : { call }),
     model: typeof request.model === "string" ? request.model : "",
     stream: request.stream === true,
     tools: Object.freeze(
@@ -157,39 +174,29 @@ function usageOverride(usage: ScriptedUsage) {
 export async function startScriptedModel(script: ModelScript): Promise<ScriptedModel> {
   const mock = new LLMock({ host: "127.0.0.1", port: 0, logLevel: "silent", journalMaxEntries: 0 });
   const journal: ScriptedRequest[] = [];
-  const finalText = script.finalText ?? "DONE";
-  const finalUsage = script.finalUsage ?? DEFAULT_FINAL_USAGE;
+  let current = script;
   const declaresTools = (request: ParsedRequest) => (request.tools ?? []).length > 0;
-  if (script.toolCall) {
-    const call = script.toolCall;
-    const usage = script.toolCallUsage ?? DEFAULT_TOOL_USAGE;
-    mock.on(
-      { hasToolResult: false, predicate: (request) => declaresTools(request as ParsedRequest) },
-      (request) => {
-        journal.push(journalEntry(request as ParsedRequest, "tool-call", usage));
-        return {
-          toolCalls: [{
-            name: call.name,
-            arguments: JSON.stringify(call.arguments),
-            id: call.id ?? "call_conformance_1",
-          }],
-          ...usageOverride(usage),
-        };
-      },
-    );
-    mock.on(
-      { hasToolResult: true, predicate: (request) => declaresTools(request as ParsedRequest) },
-      (request) => {
-        journal.push(journalEntry(request as ParsedRequest, "final", finalUsage));
-        return { content: finalText, ...usageOverride(finalUsage) };
-      },
-    );
-  } else {
-    mock.on({ predicate: (request) => declaresTools(request as ParsedRequest) }, (request) => {
-      journal.push(journalEntry(request as ParsedRequest, "final", finalUsage));
-      return { content: finalText, ...usageOverride(finalUsage) };
-    });
-  }
+  mock.on({ predicate: (request) => declaresTools(request as ParsedRequest) }, (raw) => {
+    const request = raw as ParsedRequest;
+    const calls = current.toolCalls ?? (current.toolCall ? [current.toolCall] : []);
+    const step = toolResultsInTurn(request);
+    const call = calls[step];
+    if (call) {
+      const usage = current.toolCallUsage ?? DEFAULT_TOOL_USAGE;
+      journal.push(journalEntry(request, "tool-call", usage, step));
+      return {
+        toolCalls: [{
+          name: call.name,
+          arguments: JSON.stringify(call.arguments),
+          id: call.id ?? `call_conformance_${step + 1}`,
+        }],
+        ...usageOverride(usage),
+      };
+    }
+    const usage = current.finalUsage ?? DEFAULT_FINAL_USAGE;
+    journal.push(journalEntry(request, "final", usage));
+    return { content: current.finalText ?? "DONE", ...usageOverride(usage) };
+  });
   mock.on({ predicate: () => true }, (request) => {
     journal.push(journalEntry(request as ParsedRequest, "side", SIDE_USAGE));
     return { content: "OK", ...usageOverride(SIDE_USAGE) };
@@ -207,9 +214,17 @@ export async function startScriptedModel(script: ModelScript): Promise<ScriptedM
         path: entry.path,
         status: entry.response.status,
       })),
+    rescript: (next) => void (current = next),
     stop,
     [Symbol.asyncDispose]: stop,
   };
+}
+
+/** How many tool results the current turn holds: the `tool` messages after the last `user` message. */
+function toolResultsInTurn(request: ParsedRequest): number {
+  const messages = request.messages ?? [];
+  const lastUser = messages.findLastIndex((message) => message.role === "user");
+  return messages.slice(lastUser + 1).filter((message) => message.role === "tool").length;
 }
 
 /** The sum of the usage the mock reported over the non-side turns of a journal. */

@@ -1,8 +1,10 @@
 /**
  * The checks of the capability-behaviour tier (`suite/cli/capability_behavior.ts`), one per flag, each taking
- * the direction it runs in: what the scripted model asks for, how the host is run, and what must (or must not)
- * have happened. Every check also demands that it observed something: the model was asked with tools declared
- * (or, for resume and agent selection, the run reached the model at all).
+ * the direction it runs in. A flag's restricted direction (the bypass taken out, an allow-list, a workspace root,
+ * a schema, an agent) is a host run of its own; its unrestricted direction and the tool round trip are judged
+ * on the session's first run (suite/cli/capability_session.ts), whose model asks for every tool in turn. Every
+ * check also demands that it observed something: the model asked for the tool (or, for resume and agent
+ * selection, the run reached the model at all).
  *
  * @module
  */
@@ -15,6 +17,8 @@ import {
   type Check,
   type CheckContext,
   details,
+  exists,
+  MARKER_FILE,
   runCapability,
   runLimit,
   type Sandbox,
@@ -22,7 +26,13 @@ import {
   stage,
   toolsOffered,
 } from "./capability_run.ts";
-import { agentSelect, firstRunFailure, plainSession, resume } from "./capability_session.ts";
+import {
+  agentSelect,
+  firstRunFailure,
+  plainSession,
+  resume,
+  type SessionEffect,
+} from "./capability_session.ts";
 
 export type { CheckContext };
 
@@ -39,8 +49,6 @@ export const BEHAVIOR_FLAGS = [
 /** One of {@linkcode BEHAVIOR_FLAGS}. */
 export type BehaviorFlag = typeof BEHAVIOR_FLAGS[number];
 
-const PROBE_FILE = "conformance-probe.txt";
-const MARKER_FILE = "conformance-marker.txt";
 const SCHEMA = {
   type: "object",
   properties: { answer: { type: "string" } },
@@ -48,35 +56,41 @@ const SCHEMA = {
   additionalProperties: false,
 };
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch {
-    return false;
-  }
+/** `tool-round-trip`: the session's first run, whose model reads the probe file first. */
+export async function toolRoundTrip(context: CheckContext): Promise<Outcome> {
+  const session = await plainSession(context);
+  const { observation } = session.first.run;
+  return judgeRoundTrip(context.runner, observation, session.first.requests, session.probeWord, {
+    ...summarizeObservation(observation),
+    mockTurns: session.turns,
+  });
 }
 
-/** `tool-round-trip`. */
-export async function toolRoundTrip(context: CheckContext): Promise<Outcome> {
-  const { runner, behavior, nonce } = context;
-  const read = behavior.tools.read;
-  await using staged = await stage((sandbox) => ({
-    toolCall: { name: read.name, arguments: read.args({ path: `${sandbox.work}/${PROBE_FILE}` }) },
-    finalText: "DONE",
-  }));
-  const { sandbox, model } = staged;
-  await Deno.writeTextFile(`${sandbox.work}/${PROBE_FILE}`, `conformance probe ${nonce}\n`);
-  const run = await runCapability({
-    runner,
-    path: "streaming",
-    request: { prompt: `Read the file ${PROBE_FILE}, then reply DONE.` },
-    sandbox,
-    model,
-    wallTimeoutMs: runLimit(context),
-    signal: context.signal,
+/** Judges a tool effect of the session's unrestricted first run, which must land. */
+function sessionEffect(
+  context: CheckContext,
+  pick: (session: Awaited<ReturnType<typeof plainSession>>) => SessionEffect,
+  what: string,
+): Promise<Outcome> {
+  return plainSession(context).then((session) => {
+    const { run, requests } = session.first;
+    const { call, shown, landed } = pick(session);
+    const info = {
+      ...summarizeObservation(run.observation),
+      mockTurns: session.turns,
+      args: [...run.args],
+      effect: shown,
+      landed,
+      toolsOffered: toolsOffered(requests),
+    };
+    const must = processProblems(run.observation);
+    if (!requests.some((request) => request.turn === "tool-call" && request.call === call)) {
+      must.push(`the model never got to ask for ${what} (turns [${session.turns}])`);
+    } else if (!landed) {
+      must.push(`${what} was requested but did not run (${resultWords(run, requests, call)})`);
+    }
+    return must.length > 0 ? fail(must.join("; "), info) : pass(info);
   });
-  return judgeRoundTrip(runner, run.observation, model, nonce, details(run.observation, model));
 }
 
 /** How a tool-effect scenario is run and where its effect lands. */
@@ -157,12 +171,17 @@ async function effect(context: CheckContext, scenario: EffectScenario): Promise<
   return must.length > 0 ? fail(must.join("; "), info) : pass(info);
 }
 
-/** What came back to the model in place of the tool's effect. */
-function resultWords(run: CapabilityRun, journal: readonly ScriptedRequest[]): string {
-  const sent = journal.flatMap((request) =>
-    request.turn === "final" ? request.messages.filter((message) => message.role === "tool") : []
-  );
-  const result = sent.at(-1)?.content;
+/**
+ * What came back to the model in place of the tool's effect: the result answering the script's call `call`
+ * (its id is `call_conformance_<call + 1>`), else the last tool result of a final turn.
+ */
+function resultWords(run: CapabilityRun, journal: readonly ScriptedRequest[], call = 0): string {
+  const id = `call_conformance_${call + 1}`;
+  const tools = journal.flatMap((request) => request.messages.filter((message) => message.role === "tool"));
+  const result = tools.find((message) => message.toolCallIds.includes(id))?.content ??
+    journal.flatMap((request) =>
+      request.turn === "final" ? request.messages.filter((message) => message.role === "tool") : []
+    ).at(-1)?.content;
   if (result !== undefined) return `the tool result said ${JSON.stringify(result.slice(0, 160))}`;
   return `no tool result came back; exit ${run.observation.exitCode ?? run.observation.signal}`;
 }
@@ -177,87 +196,102 @@ function shellMarker(context: CheckContext) {
   };
 }
 
+// Each flag's restricted direction runs on its own; its unrestricted control is the session's first run.
+
 const permissionSkip: Check = (context, positive) =>
-  effect(context, {
-    key: "shell-marker tools=*",
-    call: shellMarker(context),
-    effect: (sandbox) => `${sandbox.work}/${MARKER_FILE}`,
-    request: () => ({}),
-    ...(positive ? {} : { without: context.behavior.permissionSkipArgs ?? [] }),
-    lands: positive,
-    what: positive
-      ? "a shell command with the permission bypass on"
-      : "a shell command without the permission bypass",
-  });
+  positive
+    ? sessionEffect(context, (session) => session.shell, "a shell command with the permission bypass on")
+    : effect(context, {
+      key: "shell-marker without-bypass",
+      call: shellMarker(context),
+      effect: (sandbox) => `${sandbox.work}/${MARKER_FILE}`,
+      request: () => ({}),
+      without: context.behavior.permissionSkipArgs ?? [],
+      lands: false,
+      what: "a shell command without the permission bypass",
+    });
 
 const toolAllowlist: Check = (context, positive) =>
-  effect(context, {
-    key: `shell-marker tools=${positive ? context.behavior.tools.read.name : "*"}`,
-    call: shellMarker(context),
-    effect: (sandbox) => `${sandbox.work}/${MARKER_FILE}`,
-    request: () => positive ? { tools: [context.behavior.tools.read.name] } : {},
-    lands: !positive,
-    what: positive
-      ? `the shell tool outside an allow-list of only "${context.behavior.tools.read.name}"`
-      : "the shell tool with no allow-list",
-  });
+  positive
+    ? effect(context, {
+      key: `shell-marker tools=${context.behavior.tools.read.name}`,
+      call: shellMarker(context),
+      effect: (sandbox) => `${sandbox.work}/${MARKER_FILE}`,
+      request: () => ({ tools: [context.behavior.tools.read.name] }),
+      lands: false,
+      what: `the shell tool outside an allow-list of only "${context.behavior.tools.read.name}"`,
+    })
+    : sessionEffect(context, (session) => session.shell, "the shell tool with no allow-list");
 
 const workspaceSandboxed: Check = (context, positive) =>
-  effect(context, {
-    key: `write-outside root=${positive ? "work" : "none"}`,
-    call: (sandbox) => {
-      const write = context.behavior.tools.write;
-      return {
-        name: write.name,
-        arguments: write.args({ path: `${sandbox.home}/${MARKER_FILE}`, content: "x" }),
-      };
-    },
-    effect: (sandbox) => `${sandbox.home}/${MARKER_FILE}`,
-    request: (sandbox) => positive ? { workspaceRoot: sandbox.work } : {},
-    lands: !positive,
-    what: positive
-      ? "a write outside the workspace root"
-      : "a write outside the working folder with no workspace root set",
-  });
+  positive
+    ? effect(context, {
+      key: "write-outside root=work",
+      call: (sandbox) => {
+        const write = context.behavior.tools.write;
+        return {
+          name: write.name,
+          arguments: write.args({ path: `${sandbox.home}/${MARKER_FILE}`, content: "x" }),
+        };
+      },
+      effect: (sandbox) => `${sandbox.home}/${MARKER_FILE}`,
+      request: (sandbox) => ({ workspaceRoot: sandbox.work }),
+      lands: false,
+      what: "a write outside the workspace root",
+    })
+    : sessionEffect(
+      context,
+      (session) => session.writeOutside,
+      "a write outside the working folder with no workspace root set",
+    );
 
 const structuredOutput: Check = async (context, positive) => {
   const { runner, behavior, nonce } = context;
   const declared = behavior.structuredOutput;
   if (positive && !declared) return skip("no structured-output tool declared in its host file");
   const path = runner.goldenPaths.includes("blocking-json") ? "blocking-json" : "streaming";
-  if (!positive && path === "streaming") {
-    // Without a document path the control is the plain session's first run: no schema, no structured tool.
+  if (!positive) {
+    // The control is the session's: no schema, so no structured-output tool offered (every run of it) and,
+    // on a document path, no structured value in the fresh run's result.
     const session = await plainSession(context);
     const failure = firstRunFailure(session);
     if (failure) return failure;
-    const offered = session.offered.filter((name) =>
+    const document = session.fresh.path === "blocking-json";
+    const requests = [...session.first.requests, ...session.fresh.requests];
+    const structuredTools = toolsOffered(requests).filter((name) =>
       name === declared?.tool || /structured.?output/i.test(name)
     );
-    const info = { ...summarizeObservation(session.first.run.observation), path, structuredTools: offered };
-    return offered.length > 0
-      ? fail(`a structured-output tool was offered with no schema: ${offered}`, info)
-      : pass(info);
+    const value = document && declared ? declared.read(session.fresh.run.stdout) : undefined;
+    const judged = document ? session.fresh.run.observation : session.first.run.observation;
+    const info = { ...summarizeObservation(judged), path, structured: value ?? null, structuredTools };
+    const must = document ? processProblems(judged) : [];
+    if (document && session.fresh.requests.length === 0) {
+      must.push("the document run never reached the model");
+    }
+    if (structuredTools.length > 0) {
+      must.push(`a structured-output tool was offered with no schema: ${structuredTools}`);
+    }
+    if (value !== undefined) {
+      must.push(`a structured value came back with no schema: ${JSON.stringify(value)}`);
+    }
+    return must.length > 0 ? fail(must.join("; "), info) : pass(info);
   }
-  await using staged = await stage(() =>
-    positive && declared
-      ? { toolCall: { name: declared.tool, arguments: { answer: nonce } }, finalText: "DONE" }
-      : { finalText: "DONE" }
-  );
+  await using staged = await stage(() => ({
+    toolCall: { name: declared!.tool, arguments: { answer: nonce } },
+    finalText: "DONE",
+  }));
   const { sandbox, model } = staged;
   const run = await runCapability({
     runner,
     path,
-    request: {
-      prompt: "Answer with the code word.",
-      ...(positive ? { jsonSchema: JSON.stringify(SCHEMA) } : {}),
-    },
+    request: { prompt: "Answer with the code word.", jsonSchema: JSON.stringify(SCHEMA) },
     sandbox,
     model,
     wallTimeoutMs: runLimit(context),
     signal: context.signal,
   });
   const journal = model.journal();
-  const value = declared ? declared.read(run.stdout) : undefined;
+  const value = declared!.read(run.stdout);
   const offered = toolsOffered(journal);
   const structuredTools = offered.filter((name) =>
     name === declared?.tool || /structured.?output/i.test(name)
@@ -265,23 +299,14 @@ const structuredOutput: Check = async (context, positive) => {
   const info = details(run.observation, model, { path, structured: value ?? null, structuredTools });
   const must = processProblems(run.observation);
   if (journal.every((request) => request.turn === "side")) must.push("the run never reached the model");
-  if (positive) {
-    if (!structuredTools.includes(declared!.tool)) {
-      must.push(`the schema'd request offered no "${declared!.tool}" tool (offered [${offered.join(", ")}])`);
-    }
-    const answer = (value as { answer?: unknown } | undefined)?.answer;
-    if (typeof value !== "object" || value === null || typeof answer !== "string") {
-      must.push(`the result carries no structured value matching the schema: ${JSON.stringify(value)}`);
-    } else if (answer !== nonce || Object.keys(value).length !== 1) {
-      must.push(`the structured value ${JSON.stringify(value)} is not the model's {"answer":"${nonce}"}`);
-    }
-  } else {
-    if (structuredTools.length > 0) {
-      must.push(`a structured-output tool was offered with no schema: ${structuredTools}`);
-    }
-    if (value !== undefined) {
-      must.push(`a structured value came back with no schema: ${JSON.stringify(value)}`);
-    }
+  if (!structuredTools.includes(declared!.tool)) {
+    must.push(`the schema'd request offered no "${declared!.tool}" tool (offered [${offered.join(", ")}])`);
+  }
+  const answer = (value as { answer?: unknown } | undefined)?.answer;
+  if (typeof value !== "object" || value === null || typeof answer !== "string") {
+    must.push(`the result carries no structured value matching the schema: ${JSON.stringify(value)}`);
+  } else if (answer !== nonce || Object.keys(value).length !== 1) {
+    must.push(`the structured value ${JSON.stringify(value)} is not the model's {"answer":"${nonce}"}`);
   }
   return must.length > 0 ? fail(must.join("; "), info) : pass(info);
 };

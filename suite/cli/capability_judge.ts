@@ -7,7 +7,7 @@
 import type { HostRunner } from "../../src/exec/host_runner.ts";
 import type { Observation } from "../../src/exec/observation.ts";
 import type { NormalizedEvent, ToolCallEvent, ToolResultEvent } from "../../src/normalize/events.ts";
-import { reportedUsage, type ScriptedModel, type ScriptedRequest } from "../../src/mock_model/script.ts";
+import { reportedUsage, type ScriptedRequest } from "../../src/mock_model/script.ts";
 import { fail, type Outcome, pass, warn } from "../../src/outcome.ts";
 
 /** What is wrong with how the process ran: spawn error, stopped, a non-zero exit, a group left, violations. */
@@ -102,15 +102,17 @@ export function terminalProblems(observation: Observation): string[] {
   return problems;
 }
 
-/** Judges `tool-round-trip`. */
+/**
+ * Judges `tool-round-trip` on a run and the model requests it made (`journal`): the first tool call's result
+ * carries `nonce` back to the model, the stream pairs it, and the usage totals are the mock's over the run.
+ */
 export function judgeRoundTrip(
   runner: HostRunner,
   observation: Observation,
-  model: ScriptedModel,
+  journal: readonly ScriptedRequest[],
   nonce: string,
   info: Record<string, unknown>,
 ): Outcome {
-  const journal = model.journal();
   const must = processProblems(observation);
   if (!journal.some((request) => request.turn === "tool-call")) {
     must.push(

@@ -87,6 +87,21 @@ export async function runCapability(options: CapabilityRunOptions): Promise<Capa
   return { observation, stdout: lines.join("\n"), args: invocation.args };
 }
 
+/** The file the round trip's model reads, in the working folder. */
+export const PROBE_FILE = "conformance-probe.txt";
+/** The file a tool-effect check's model has a tool create. */
+export const MARKER_FILE = "conformance-marker.txt";
+
+/** Whether `path` exists. */
+export async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const sharedRuns = new WeakMap<object, Map<string, Promise<unknown>>>();
 
 /**

@@ -1,9 +1,14 @@
 /**
- * The capability-behaviour checks that need no tool: `resume` and `agentSelect`, and the plain session they
- * share with the structured-output control (suite/cli/capability_checks.ts).
+ * The capability-behaviour tier's session: one unrestricted run whose model reads a file, runs a shell command
+ * and writes outside the working folder, then its resume and a fresh run. It serves every check that needs the
+ * host as it is (no restriction added, none taken out): the tool round trip, the controls of the allow-list
+ * and the workspace root, the permission bypass at work, the structured-output and agent controls, and both
+ * sides of `resume`; the checks of `resume` and `agentSelect` are here. The checks that restrict the host run
+ * on their own (suite/cli/capability_checks.ts).
  *
  * @module
  */
+import type { GoldenPath } from "../../src/exec/host_runner.ts";
 import { summarizeObservation } from "../../src/exec/observation.ts";
 import type { ScriptedRequest } from "../../src/mock_model/script.ts";
 import { fail, type Outcome, pass, skip } from "../../src/outcome.ts";
@@ -14,6 +19,9 @@ import {
   type Check,
   type CheckContext,
   details,
+  exists,
+  MARKER_FILE,
+  PROBE_FILE,
   runCapability,
   runLimit,
   type Sandbox,
@@ -24,20 +32,39 @@ import {
 
 const AGENT = "conformance-probe-agent";
 
+/** What one of the unrestricted run's tool calls was meant to leave on disk, and whether it did. */
+export interface SessionEffect {
+  /** The call's index in the run's script (the journal's `call`). */
+  readonly call: number;
+  /** The file, with the sandbox's home shown as `$HOME`. */
+  readonly shown: string;
+  readonly landed: boolean;
+}
+
 /**
- * One sandbox, three runs in turn, shared by the resume, agent-selection and structured-output controls: a
- * plain streaming run whose prompt carries a code word, with the host's agent files (if any) in the working
- * folder but no agent selected; its resume; then a fresh run. The words are the session's own, so whichever
- * check starts it, every check judges by the same words.
+ * One sandbox, three runs in turn. The first is the host as it is, with the host's agent files (if any) in the
+ * working folder but no agent selected and a code word in its prompt; its model asks for three tools one after
+ * another: read a probe file in the working folder, run a shell command that writes a marker there, and write
+ * a file in the home folder, outside the working folder. Then its resume and a fresh run, both answered with
+ * text only, the fresh one on the host's document path where it has one. The words are the session's own, so whichever check starts it, every check judges by the same.
  */
 interface PlainSession {
   readonly promptWord: string;
   readonly agentWord: string;
+  /** In the probe file the first run's model asks to read. */
+  readonly probeWord: string;
   readonly first: { run: CapabilityRun; requests: readonly ScriptedRequest[] };
+  /** The shell command's marker in the working folder. */
+  readonly shell: SessionEffect;
+  /** The write outside the working folder. */
+  readonly writeOutside: SessionEffect;
   /** The run resumed after the first (absent without a resume path). */
   readonly resumed?: { run: CapabilityRun; requests: readonly ScriptedRequest[] };
-  /** A fresh run after that. */
-  readonly fresh: { run: CapabilityRun; requests: readonly ScriptedRequest[] };
+  /**
+   * A fresh run after that, with no schema: on the host's document path where it has one (the structured-output
+   * control reads its result), else streaming.
+   */
+  readonly fresh: { run: CapabilityRun; requests: readonly ScriptedRequest[]; path: GoldenPath };
   readonly turns: readonly string[];
   readonly offered: readonly string[];
 }
@@ -59,13 +86,29 @@ function agentInstructions(agentWord: string): string {
   return `You are the conformance probe agent. Your code word is ${agentWord}.`;
 }
 
+/** The first run's tool calls, in order: read the probe, the shell marker, the write outside the folder. */
+export const SESSION_CALLS = { read: 0, shell: 1, writeOutside: 2 } as const;
+
 export function plainSession(context: CheckContext): Promise<PlainSession> {
   const { runner, behavior } = context;
   return sharedRun(context.settings, `${runner.name} plain-session`, async () => {
     const promptWord = word();
     const agentWord = word();
-    await using staged = await stage(() => ({ finalText: "OK" }));
+    const probeWord = word();
+    const { read, shell, write } = behavior.tools;
+    await using staged = await stage((sandbox) => ({
+      toolCalls: [
+        { name: read.name, arguments: read.args({ path: `${sandbox.work}/${PROBE_FILE}` }) },
+        {
+          name: shell.name,
+          arguments: shell.args({ command: `echo conformance > '${sandbox.work}/${MARKER_FILE}'` }),
+        },
+        { name: write.name, arguments: write.args({ path: `${sandbox.home}/${MARKER_FILE}`, content: "x" }) },
+      ],
+      finalText: "OK",
+    }));
     const { sandbox, model } = staged;
+    await Deno.writeTextFile(`${sandbox.work}/${PROBE_FILE}`, `conformance probe ${probeWord}\n`);
     if (behavior.agentFiles) {
       await writeAgent(sandbox, behavior.agentFiles(AGENT, agentInstructions(agentWord)));
     }
@@ -76,18 +119,34 @@ export function plainSession(context: CheckContext): Promise<PlainSession> {
       wallTimeoutMs: runLimit(context),
       signal: context.settings.signal,
     };
-    const next = async (path: "resume" | "streaming", prompt: string) => {
+    const next = async (path: GoldenPath, prompt: string) => {
       const before = model.journal().length;
       const run = await runCapability({ ...base, path, request: { prompt } });
       return { run, requests: after(model.journal(), before) };
     };
-    const first = await next("streaming", `Remember the code word ${promptWord}. Reply OK.`);
+    const first = await next(
+      "streaming",
+      `Remember the code word ${promptWord}. Read ${PROBE_FILE}, do what the task says, then reply OK.`,
+    );
+    const effect = async (call: number, path: string): Promise<SessionEffect> => ({
+      call,
+      shown: path.replace(sandbox.home, "$HOME"),
+      landed: await exists(path),
+    });
+    const shellEffect = await effect(SESSION_CALLS.shell, `${sandbox.work}/${MARKER_FILE}`);
+    const writeOutside = await effect(SESSION_CALLS.writeOutside, `${sandbox.home}/${MARKER_FILE}`);
+    // The later runs are about the session, not the tools: text only, as cheap as a run gets.
+    model.rescript({ finalText: "OK" });
     const resumed = runner.goldenPaths.includes("resume") ? await next("resume", "Reply OK.") : undefined;
-    const fresh = await next("streaming", "Reply OK.");
+    const freshPath = runner.goldenPaths.includes("blocking-json") ? "blocking-json" : "streaming";
+    const fresh = { ...await next(freshPath, "Reply OK."), path: freshPath };
     return {
       promptWord,
       agentWord,
+      probeWord,
       first,
+      shell: shellEffect,
+      writeOutside,
       ...(resumed ? { resumed } : {}),
       fresh,
       turns: model.journal().map((request) => request.turn),

@@ -126,3 +126,49 @@ Deno.test("a script without a tool call answers its final text at once; stop clo
   await model.stop();
   await assert.rejects(() => post(model.url, "/v1/chat/completions", {}));
 });
+
+Deno.test("a list of tool calls runs one after another, each once the previous result is back; rescript answers later runs", async () => {
+  await using model = await startScriptedModel({
+    toolCalls: [
+      { name: "read", arguments: { path: "/w/a" } },
+      { name: "shell", arguments: { command: "true" } },
+    ],
+    finalText: "DONE",
+  });
+  const user = { role: "user", content: "go" };
+  const ask = async (messages: unknown[]) =>
+    (await (await post(model.url, "/v1/chat/completions", { model: "m", messages, tools })).json()).choices[0]
+      .message;
+  const first = await ask([user]);
+  assert.equal(first.tool_calls[0].function.name, "read");
+  assert.equal(first.tool_calls[0].id, "call_conformance_1");
+  const afterOne = [user, { role: "assistant", content: null, tool_calls: first.tool_calls }, {
+    role: "tool",
+    tool_call_id: first.tool_calls[0].id,
+    content: "a",
+  }];
+  const second = await ask(afterOne);
+  assert.equal(second.tool_calls[0].function.name, "shell");
+  assert.equal(second.tool_calls[0].id, "call_conformance_2");
+  const afterTwo = [...afterOne, { role: "assistant", content: null, tool_calls: second.tool_calls }, {
+    role: "tool",
+    tool_call_id: second.tool_calls[0].id,
+    content: "ok",
+  }];
+  assert.equal((await ask(afterTwo)).content, "DONE");
+  // A new user turn over the same history starts the list again: the count is of the current turn only.
+  assert.equal(
+    (await ask([...afterTwo, { role: "assistant", content: "DONE" }, user])).tool_calls[0].id,
+    "call_conformance_1",
+  );
+
+  model.rescript({ finalText: "OK" });
+  assert.equal((await ask([user])).content, "OK");
+  assert.deepEqual(model.journal().map((request) => [request.turn, request.call ?? null]), [
+    ["tool-call", 0],
+    ["tool-call", 1],
+    ["final", null],
+    ["tool-call", 0],
+    ["final", null],
+  ]);
+});
