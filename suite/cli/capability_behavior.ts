@@ -1,9 +1,10 @@
 /**
  * `cli/capability-behavior/tool-round-trip` and `cli/capability-behavior/<flag>-<positive|negative>`
- * (`--mock-model`): what `cli/capabilities/` checks as argv facts, proven as behaviour. Each test runs the real
- * CLI in a sandbox against a scripted mock model (src/mock_model/script.ts) that asks for one of the host's
- * own built-in tools (declared in its host file, `toolBehavior`), and judges by what happened on disk, what
- * the model was sent (the mock's journal) and what the stream said. `-positive` is listed where the host
+ * (`--mock-model`): what `cli/capabilities/` checks as argv facts, proven as behaviour. Each test judges a run
+ * of the real CLI in a sandbox against a scripted mock model (src/mock_model/script.ts) that asks for the
+ * host's own built-in tools (declared in its host file, `toolBehavior`), by what happened on disk, what the
+ * model was sent (the mock's journal) and what the stream said. The checks of the host as it is share one
+ * session (suite/cli/capability_session.ts); each restriction is a run of its own. `-positive` is listed where the host
  * claims the capability (for `resume`, where it has the resume golden path), `-negative` always.
  *
  * - `tool-round-trip`: the model asks to read a file in the workspace; its content must come back to the
