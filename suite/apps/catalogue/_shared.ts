@@ -6,6 +6,7 @@
  */
 import type { McpUiHostCapabilities } from "@modelcontextprotocol/ext-apps";
 import type { ControlOrigins } from "../../../src/fixtures.ts";
+import { suiteDeadline } from "../harness/timing.ts";
 import type { TestContext, TestDefinition } from "../harness/test_api.ts";
 import { brief } from "../harness/test_api.ts";
 import type { CallToolResult, SuiteEnv } from "../harness/env.ts";
@@ -50,7 +51,7 @@ export async function tryCall(
   args: Record<string, unknown>,
 ): Promise<CallOutcome> {
   try {
-    const result = await env.app.callServerTool({ name, arguments: args }, { timeout: 8_000 });
+    const result = await env.app.callServerTool({ name, arguments: args }, { timeout: suiteDeadline(8_000) });
     return result.isError
       ? { rejected: true, how: "isError", result }
       : { rejected: false, how: "result", result };

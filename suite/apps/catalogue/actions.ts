@@ -8,6 +8,7 @@ import { PUBLIC_CONTROLS } from "../../../src/fixtures.ts";
 import type { ConversationMatch, DownloadReceipt } from "../../../src/protocol.ts";
 import { probeFetch, withEvidence } from "../harness/csp_probe.ts";
 import type { SuiteEnv } from "../harness/env.ts";
+import { suiteDeadline } from "../harness/timing.ts";
 import type { TestContext } from "../harness/test_api.ts";
 import { controlUrl, requireCapability, type SuiteTest } from "./_shared.ts";
 
@@ -210,7 +211,7 @@ export const ACTIONS: SuiteTest[] = [
             content: { type: "text", text: "Say hello to the conformance suite." },
           }],
           maxTokens: 32,
-        }, { timeout: 20_000 })
+        }, { timeout: suiteDeadline(20_000) })
       );
       await t.host({ kind: "clickTrigger", consent: "sampling" });
       const { result } = await confirm(t, "sampling", sampled);

@@ -6,6 +6,7 @@
  */
 import type { McpUiDisplayMode } from "@modelcontextprotocol/ext-apps";
 import type { SuiteEnv } from "../harness/env.ts";
+import { suiteDeadline } from "../harness/timing.ts";
 import type { TestContext } from "../harness/test_api.ts";
 import type { SuiteTest } from "./_shared.ts";
 
@@ -20,7 +21,7 @@ async function requestMode(
   mode: McpUiDisplayMode,
 ): Promise<string | undefined> {
   try {
-    const result = await env.app.requestDisplayMode({ mode }, { timeout: 5_000 });
+    const result = await env.app.requestDisplayMode({ mode }, { timeout: suiteDeadline(5_000) });
     return (result as { mode?: unknown }).mode as string | undefined;
   } catch (error) {
     return t.fail(`ui/request-display-mode {mode: "${mode}"} failed: ${String(error)}`);
@@ -154,7 +155,7 @@ export const DISPLAY: SuiteTest[] = [
     async run(t: TestContext, env: SuiteEnv) {
       const since = performance.now();
       const requested = t.bindTrigger(() =>
-        env.app.requestDisplayMode({ mode: "fullscreen" }, { timeout: 5_000 })
+        env.app.requestDisplayMode({ mode: "fullscreen" }, { timeout: suiteDeadline(5_000) })
       );
       await t.host({ kind: "clickTrigger" });
       const result = await requested.catch((error: unknown) =>

@@ -6,6 +6,7 @@
 import { LATEST_PROTOCOL_VERSION, McpUiInitializeResultSchema } from "@modelcontextprotocol/ext-apps";
 import { LAUNCH_RESULT_META, TEARDOWN_ACK_DELAY_MS } from "../../../src/fixtures.ts";
 import type { SuiteEnv } from "../harness/env.ts";
+import { suiteDeadline } from "../harness/timing.ts";
 import type { TestContext } from "../harness/test_api.ts";
 import { requireCapability, type SuiteTest } from "./_shared.ts";
 import { delay } from "../../../src/time.ts";
@@ -48,7 +49,7 @@ async function launchArguments(env: SuiteEnv): Promise<unknown | undefined> {
 async function answers(env: SuiteEnv): Promise<boolean> {
   const mode = env.app.getHostContext()?.displayMode ?? "inline";
   try {
-    await env.app.requestDisplayMode({ mode }, { timeout: 3_000 });
+    await env.app.requestDisplayMode({ mode }, { timeout: suiteDeadline(3_000) });
     return true;
   } catch (error) {
     return !/timed out/i.test(String(error));
@@ -236,7 +237,7 @@ export const LIFECYCLE: SuiteTest[] = [
     manual: false,
     async run(t: TestContext, env: SuiteEnv) {
       try {
-        await env.app.request({ method: "ping" }, { timeout: 3_000 });
+        await env.app.request({ method: "ping" }, { timeout: suiteDeadline(3_000) });
       } catch (error) {
         t.fail(`ping was not answered: ${String(error)}`);
       }

@@ -6,6 +6,7 @@
  */
 import { APP_MIME_TYPE, SUITE_CONFIG_ELEMENT_ID, UI_EXTENSION_ID } from "../../../src/fixtures.ts";
 import type { SuiteEnv } from "../harness/env.ts";
+import { suiteDeadline } from "../harness/timing.ts";
 import type { TestContext } from "../harness/test_api.ts";
 import { controls, controlUrl, requireCapability, type SuiteTest, textOf, tryCall } from "./_shared.ts";
 import { probeFetch, withEvidence } from "../harness/csp_probe.ts";
@@ -103,7 +104,7 @@ export const TOOLS: SuiteTest[] = [
       const uri = env.config().resourceUri;
       let read;
       try {
-        read = await env.app.readServerResource({ uri }, { timeout: 8_000 });
+        read = await env.app.readServerResource({ uri }, { timeout: suiteDeadline(8_000) });
       } catch (error) {
         return t.fail(`resources/read of ${uri} failed: ${String(error)}`);
       }
@@ -127,7 +128,7 @@ export const TOOLS: SuiteTest[] = [
       requireCapability(t, env, "serverResources");
       let list;
       try {
-        list = await env.app.listServerResources({}, { timeout: 8_000 });
+        list = await env.app.listServerResources({}, { timeout: suiteDeadline(8_000) });
       } catch (error) {
         return t.fail(`resources/list failed: ${String(error)}`);
       }

@@ -134,3 +134,17 @@ Deno.test("a start message without a usable multiplier means 1", () => {
   assert.equal(suiteDeadline(1_000), 2_500);
   useTimeoutMultiplier(undefined);
 });
+
+Deno.test("every SDK request timeout in the catalogue is a suite deadline, scaled by the multiplier", async () => {
+  // A raw `{ timeout: 3_000 }` stays 3 s at --timeout-multiplier 2, and a slow host's late answer becomes its FAIL.
+  const raw: string[] = [];
+  const folder = new URL("../../../suite/apps/catalogue/", import.meta.url);
+  for await (const file of Deno.readDir(folder)) {
+    if (!file.name.endsWith(".ts")) continue;
+    const text = await Deno.readTextFile(new URL(file.name, folder));
+    text.split("\n").forEach((line, index) => {
+      if (/\btimeout:\s*[\d_]+/.test(line)) raw.push(`${file.name}:${index + 1}: ${line.trim()}`);
+    });
+  }
+  assert.deepEqual(raw, []);
+});
