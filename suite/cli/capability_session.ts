@@ -46,7 +46,8 @@ export interface SessionEffect {
  * working folder but no agent selected and a code word in its prompt; its model asks for three tools one after
  * another: read a probe file in the working folder, run a shell command that writes a marker there, and write
  * a file in the home folder, outside the working folder. Then its resume and a fresh run, both answered with
- * text only, the fresh one on the host's document path where it has one. The words are the session's own, so whichever check starts it, every check judges by the same.
+ * text only, the fresh one on the host's document path where it has one. The words are the session's own, so
+ * whichever check starts it, every check judges by the same.
  */
 interface PlainSession {
   readonly promptWord: string;
