@@ -127,7 +127,7 @@ Deno.test("a script without a tool call answers its final text at once; stop clo
   await assert.rejects(() => post(model.url, "/v1/chat/completions", {}));
 });
 
-Deno.test("a list of tool calls runs one after another, each once the previous result is back; rescript answers later runs", async () => {
+Deno.test("a list of tool calls goes one by one, each after the previous result; rescript answers later runs", async () => {
   await using model = await startScriptedModel({
     toolCalls: [
       { name: "read", arguments: { path: "/w/a" } },
