@@ -9,8 +9,9 @@
  * from the harness: `+PGID` when the harness starts a group ({@linkcode trackGroup}), `-PGID` when it has seen
  * the group gone; `+@MARKER`/`-@MARKER` around a launch, MARKER being its unique folder (src/runner/chromium.ts:
  * Chromium while Playwright starts it, before its pid is known, and its crashpad daemons, which leave its
- * group), found then by that folder on their command lines. The pipe's end — the harness exited, however — makes the reaper SIGKILL every group still
- * listed and exit. After an orderly run nothing is listed and it exits at once.
+ * group), found then by that folder on their command lines. The pipe's end — the harness exited, however —
+ * makes the reaper SIGKILL every group still listed and every process naming a listed folder, remove those
+ * folders, and exit. After an orderly run nothing is listed and it exits at once.
  *
  * What it cannot do: end a process that left its host's group (src/exec/escapes.ts finds those while the
  * harness lives), or survive a signal sent to it directly.
@@ -32,6 +33,8 @@ export interface ReaperActions {
   readonly list: () => Promise<string | null>;
   /** Waits between the two searches for launch markers. */
   readonly pause: (ms: number) => Promise<void>;
+  /** Removes a launch's folder and what is in it; absent: folders are left. */
+  readonly remove?: (path: string) => Promise<void>;
 }
 
 const ACTIONS: ReaperActions = {
@@ -39,6 +42,7 @@ const ACTIONS: ReaperActions = {
   killProcess: (pid) => killQuietly(() => signalProcess(pid, "SIGKILL")),
   list: () => ps(["-A", "-o", "pid=,pgid=,args="]),
   pause: (ms) => delay(ms),
+  remove: (path) => Deno.remove(path, { recursive: true }).catch(() => {}),
 };
 
 /**
@@ -97,6 +101,9 @@ export async function reaperMain(
     await killMarked(markers, actions);
     await actions.pause(MARKER_SEARCH_GAP_MS);
     await killMarked(markers, actions);
+    // A marker is a temporary folder of the launch (its config, the browser's profile): with its processes
+    // gone, nothing is left to clean it up but this.
+    for (const marker of markers) await actions.remove?.(marker);
   }
   return 0;
 }

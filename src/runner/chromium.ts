@@ -106,6 +106,15 @@ export interface LaunchOptions {
  */
 export const LAUNCH_MARKER = "--conformance-launch";
 
+/** The folder of `--user-data-dir=FOLDER` among a browser's arguments, or null. */
+export function profileDirOf(args: readonly string[]): string | null {
+  for (const arg of args) {
+    const match = /^--user-data-dir=(.+)$/.exec(arg);
+    if (match) return match[1]!;
+  }
+  return null;
+}
+
 /** The longest a graceful `browser.close()` may take before the group is killed anyway. */
 const GRACEFUL_CLOSE_MS = 5_000;
 
@@ -171,7 +180,15 @@ export async function launchChromium(options: LaunchOptions = {}): Promise<Launc
   });
   const pid = server.process().pid ?? -1;
   const untrack = pid > 1 ? trackGroup(pid) : () => false;
+  // Playwright's own profile folder, on the browser's command line: the reaper removes it (and ends whatever
+  // names it) if the harness dies before Playwright has.
+  const profile = profileDirOf(server.process().spawnargs ?? []);
+  const forgetProfile = profile === null ? () => false : trackLaunch(profile);
   const survivors = () => leftovers(pid, configDir);
+  const removeConfig = async () => {
+    await Deno.remove(configDir, { recursive: true }).catch(() => {});
+    forgetLaunch();
+  };
   let closed: Promise<void> | null = null;
   const close = () => {
     closed ??= (async () => {
@@ -189,14 +206,19 @@ export async function launchChromium(options: LaunchOptions = {}): Promise<Launc
           // Already gone.
         }
       }
-      const graceMs = signal?.aborted ? 0 : 10_000;
-      await Promise.all([
-        settleWithin(server.kill(), signal, ABORT_KILL_GRACE_MS),
-        waitGone(survivors, graceMs),
-      ]);
+      // Playwright's kill resolves once it has removed its profile: only then is the folder forgotten.
+      const cleanedUp = server.kill().then(() => void forgetProfile(), () => {});
+      if (signal?.aborted) {
+        // Interrupted, only the processes are waited for. The folders are removed meanwhile; any the harness
+        // exits before removing, its reaper removes (they stay listed until removed).
+        await waitGone(survivors, 0);
+        untrack();
+        void removeConfig();
+        return;
+      }
+      await Promise.all([settleWithin(cleanedUp, signal, ABORT_KILL_GRACE_MS), waitGone(survivors, 10_000)]);
       untrack();
-      forgetLaunch();
-      await Deno.remove(configDir, { recursive: true }).catch(() => {});
+      await removeConfig();
     })();
     return closed;
   };

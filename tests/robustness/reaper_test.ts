@@ -85,7 +85,7 @@ Deno.test("the reaper ends at EOF every group it was told of and not seen gone, 
   assert.deepEqual(killed.sort(), [102, 103, 104]);
 });
 
-Deno.test("the reaper ends at EOF what names a launch folder still listed: a leader with its group, else the process", async () => {
+Deno.test("the reaper ends at EOF what names a launch folder still listed (a leader with its group, else the process), then removes the folder", async () => {
   const listing = [
     "  500   500 /usr/lib/chromium/chromium --no-sandbox --conformance-launch=/tmp/conformance-chromium-a",
     "  501   500 /usr/lib/chromium/chromium --type=zygote",
@@ -100,6 +100,7 @@ Deno.test("the reaper ends at EOF what names a launch folder still listed: a lea
   ]).stream();
   const groups: number[] = [];
   const processes: number[] = [];
+  const removed: string[] = [];
   let lists = 0;
   const actions = {
     killGroup: (pgid: number) => void groups.push(pgid),
@@ -109,8 +110,15 @@ Deno.test("the reaper ends at EOF what names a launch folder still listed: a lea
       return Promise.resolve(listing);
     },
     pause: () => Promise.resolve(),
+    remove: (path: string) => {
+      assert.equal(lists, 2, "a folder is removed only after its processes were searched for twice");
+      removed.push(path);
+      return Promise.resolve();
+    },
   };
   assert.equal(await reaperMain(input, actions), 0);
+  // The folder still listed goes with its processes; the forgotten one is left alone.
+  assert.deepEqual(removed, ["/tmp/conformance-chromium-a"]);
   // Searched twice: a launcher between fork and exec has no marker on its command line at the first search.
   assert.equal(lists, 2);
   // /tmp/…-b was forgotten; a folder matches as a path only (not /tmp/…-a-longer, not /tmp/…-ab).
@@ -119,10 +127,13 @@ Deno.test("the reaper ends at EOF what names a launch folder still listed: a lea
 });
 
 Deno.test({
-  name: "the reaper SIGKILLs a real process group it knows only by a launch folder on its command line",
+  name:
+    "the reaper SIGKILLs a real process group it knows only by a launch folder on its command line, and removes the folder",
   ignore: Deno.build.os !== "linux",
   async fn() {
     const folder = `/tmp/conformance-reaper-marker-${crypto.randomUUID()}`;
+    await Deno.mkdir(`${folder}/profile`, { recursive: true });
+    await Deno.writeTextFile(`${folder}/profile/state`, "x");
     // `sh -c SCRIPT NAME`: NAME (naming the folder) is on sh's command line; the group is sh's own.
     const child = new Deno.Command("sh", {
       args: ["-c", "sleep 30; :", `--conformance-launch=${folder}`],
@@ -137,7 +148,9 @@ Deno.test({
       const status = await child.status;
       assert.equal(status.signal, "SIGKILL");
       assert.equal(await groupAlive(child.pid), false, "the whole group (sleep too) is gone");
+      await assert.rejects(Deno.stat(folder), Deno.errors.NotFound, "the launch's folder is removed with it");
     } finally {
+      await Deno.remove(folder, { recursive: true }).catch(() => {});
       try {
         Deno.kill(-child.pid, "SIGKILL");
       } catch {
