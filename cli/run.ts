@@ -340,6 +340,9 @@ export async function runConformance(
     command: scrub(["conformance", ...argv].join(" ")),
     rerunFlags: rerunFlags(options).map(scrub),
   };
+  // Loaded before the handlers below: a Ctrl-C while a module compiles ends the process at once (no host has
+  // started), and one later is not kept waiting behind a quarter second of compiling (seconds under load).
+  await Promise.all(plan.map(({ entry, suite }) => suite.preload?.(entry, { live: options.live })));
   const controller = new AbortController();
   // Listen before the version probes start host processes: a signal then aborts them instead of killing the
   // harness by default and leaving them behind.

@@ -88,6 +88,13 @@ export interface SuiteDriver {
    * tell. Optional; must not take long and must not throw for an absent host.
    */
   version?(entry: HostEntry, settings: RunSettings): Promise<string | null>;
+  /**
+   * Loads, before the run installs its signal handlers and starts any host, the heavy modules that running
+   * the host will need (the apps suite: Playwright and the in-iframe suite, a quarter second or more of
+   * compiling that blocks the event loop, and with it a Ctrl-C's handler). Optional; never throws: a module that
+   * fails to load fails where it is used.
+   */
+  preload?(entry: HostEntry, settings: Pick<RunSettings, "live">): Promise<void>;
   /** Runs the given tests (a subset of `list`), reporting every one of them through `sink`. */
   run(entry: HostEntry, tests: readonly TestCase[], settings: RunSettings, sink: ResultSink): Promise<void>;
 }

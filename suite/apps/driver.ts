@@ -23,6 +23,7 @@ import {
 import type { Host } from "../../src/runner/host.ts";
 import { Runner, SuiteRunInterrupted } from "../../src/runner/runner.ts";
 import { settleWithin, untilAborted } from "../../src/runner/abort.ts";
+import { loadPlaywright } from "../../src/runner/playwright.ts";
 import { APPS_DEADLINES } from "../../src/runner/deadlines.ts";
 import type { ResultSink, RunSettings, SuiteDriver, TestCase } from "../../src/suite.ts";
 import { CATALOGUE } from "./catalogue/mod.ts";
@@ -106,6 +107,10 @@ export const appsDriver: SuiteDriver = {
   accepts: (entry: HostEntry) => entry.kind !== "cli",
   list: (_entry: HostEntry): TestCase[] =>
     catalogue().map((meta) => ({ id: runTestId(meta.id), title: meta.name })),
+  preload: async (entry: HostEntry, settings: Pick<RunSettings, "live">) => {
+    if (entry.kind === "cli" || (entry.requiresLive && !settings.live)) return;
+    await Promise.all([loadPlaywright(), loadSuite()]).catch(() => {});
+  },
   run: (entry: HostEntry, tests: readonly TestCase[], settings: RunSettings, sink: ResultSink) =>
     entry.kind === "cli" ? Promise.resolve() : runApps(entry, tests, settings, sink),
 };
