@@ -66,34 +66,43 @@ export async function toolRoundTrip(context: CheckContext): Promise<Outcome> {
   });
 }
 
+/** What a tool-effect check reports of its run, whatever its verdict. */
+function effectInfo(
+  run: CapabilityRun,
+  requests: readonly ScriptedRequest[],
+  turns: readonly string[],
+  effect: { shown: string; landed: boolean },
+) {
+  return {
+    ...summarizeObservation(run.observation),
+    mockTurns: turns,
+    args: [...run.args],
+    effect: effect.shown,
+    landed: effect.landed,
+    toolsOffered: toolsOffered(requests),
+  };
+}
+
 /** Judges a tool effect of the session's unrestricted first run, which must land. */
-function sessionEffect(
+async function sessionEffect(
   context: CheckContext,
   pick: (session: Awaited<ReturnType<typeof plainSession>>) => SessionEffect,
   what: string,
 ): Promise<Outcome> {
-  return plainSession(context).then((session) => {
-    const { run, requests } = session.first;
-    const { call, shown, landed } = pick(session);
-    const info = {
-      ...summarizeObservation(run.observation),
-      mockTurns: session.turns,
-      args: [...run.args],
-      effect: shown,
-      landed,
-      toolsOffered: toolsOffered(requests),
-    };
-    const must = processProblems(run.observation);
-    if (!requests.some((request) => request.turn === "tool-call" && request.call === call)) {
-      must.push(`the model never got to ask for ${what} (turns [${session.turns}])`);
-    } else if (!landed) {
-      must.push(`${what} was requested but did not run (${resultWords(run, requests, call)})`);
-    }
-    return must.length > 0 ? fail(must.join("; "), info) : pass(info);
-  });
+  const session = await plainSession(context);
+  const { run, requests } = session.first;
+  const effect = pick(session);
+  const info = effectInfo(run, requests, session.turns, effect);
+  const must = processProblems(run.observation);
+  if (!requests.some((request) => request.turn === "tool-call" && request.call === effect.call)) {
+    must.push(`the model never got to ask for ${what} (turns [${session.turns}])`);
+  } else if (!effect.landed) {
+    must.push(`${what} was requested but did not run (${resultWords(run, requests, effect.call)})`);
+  }
+  return must.length > 0 ? fail(must.join("; "), info) : pass(info);
 }
 
-/** How a tool-effect scenario is run and where its effect lands. */
+/** How a restricted tool-effect scenario is run, and where the effect it must not have would land. */
 interface EffectScenario {
   /** Names the host run: scenarios with the same key are the same run (`sharedRun`). */
   readonly key: string;
@@ -103,20 +112,10 @@ interface EffectScenario {
   readonly effect: (sandbox: Sandbox) => string;
   readonly request: (sandbox: Sandbox) => { tools?: readonly string[]; workspaceRoot?: string };
   readonly without?: readonly string[];
-  /** Whether the effect must land (`true`) or must not (`false`). */
-  readonly lands: boolean;
   readonly what: string;
 }
 
-interface EffectRun {
-  readonly run: CapabilityRun;
-  readonly journal: readonly ScriptedRequest[];
-  readonly landed: boolean;
-  readonly shown: string;
-  readonly turns: readonly string[];
-}
-
-/** Runs a scenario whose verdict is a file on disk (once per key and run), and judges it. */
+/** Runs a restricted scenario (once per key and run) and judges it: its effect must not land. */
 async function effect(context: CheckContext, scenario: EffectScenario): Promise<Outcome> {
   const { runner } = context;
   const without = scenario.without?.length ? scenario.without : undefined;
@@ -150,23 +149,13 @@ async function effect(context: CheckContext, scenario: EffectScenario): Promise<
       turns: journal.map((request) => request.turn),
     };
   });
-  const info = {
-    ...summarizeObservation(run.observation),
-    mockTurns: turns,
-    args: [...run.args],
-    effect: shown,
-    landed,
-    toolsOffered: toolsOffered(journal),
-  };
-  const must = processProblems(run.observation, scenario.lands);
+  const info = effectInfo(run, journal, turns, { shown, landed });
+  // The restriction may make the host exit non-zero: only stopped runs, groups left and violations count.
+  const must = processProblems(run.observation, false);
   if (!journal.some((request) => request.turn === "tool-call")) {
     must.push(`the model was never asked with tools declared, so ${scenario.what} was never requested`);
-  } else if (landed !== scenario.lands) {
-    must.push(
-      scenario.lands
-        ? `${scenario.what} was requested but did not run (${resultWords(run, journal)})`
-        : `${scenario.what} ran although it should have been refused: ${shown} exists`,
-    );
+  } else if (landed) {
+    must.push(`${scenario.what} ran although it should have been refused: ${shown} exists`);
   }
   return must.length > 0 ? fail(must.join("; "), info) : pass(info);
 }
@@ -207,7 +196,6 @@ const permissionSkip: Check = (context, positive) =>
       effect: (sandbox) => `${sandbox.work}/${MARKER_FILE}`,
       request: () => ({}),
       without: context.behavior.permissionSkipArgs ?? [],
-      lands: false,
       what: "a shell command without the permission bypass",
     });
 
@@ -218,7 +206,6 @@ const toolAllowlist: Check = (context, positive) =>
       call: shellMarker(context),
       effect: (sandbox) => `${sandbox.work}/${MARKER_FILE}`,
       request: () => ({ tools: [context.behavior.tools.read.name] }),
-      lands: false,
       what: `the shell tool outside an allow-list of only "${context.behavior.tools.read.name}"`,
     })
     : sessionEffect(context, (session) => session.shell, "the shell tool with no allow-list");
@@ -236,7 +223,6 @@ const workspaceSandboxed: Check = (context, positive) =>
       },
       effect: (sandbox) => `${sandbox.home}/${MARKER_FILE}`,
       request: (sandbox) => ({ workspaceRoot: sandbox.work }),
-      lands: false,
       what: "a write outside the workspace root",
     })
     : sessionEffect(
