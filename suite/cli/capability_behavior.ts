@@ -3,9 +3,10 @@
  * (`--mock-model`): what `cli/capabilities/` checks as argv facts, proven as behaviour. Each test judges a run
  * of the real CLI in a sandbox against a scripted mock model (src/mock_model/script.ts) that asks for the
  * host's own built-in tools (declared in its host file, `toolBehavior`), by what happened on disk, what the
- * model was sent (the mock's journal) and what the stream said. The checks of the host as it is share one
- * session (suite/cli/capability_session.ts); each restriction is a run of its own. `-positive` is listed where the host
- * claims the capability (for `resume`, where it has the resume golden path), `-negative` always.
+ * model was sent (the mock's journal) and what the stream said. The checks of the host as it is, and the bypass
+ * taken out, share one session (suite/cli/capability_session.ts); the allow-list, the root and the schema are
+ * runs of their own. `-positive` is listed where the host claims the capability (for `resume`, where it has
+ * the resume golden path), `-negative` always.
  *
  * - `tool-round-trip`: the model asks to read a file in the workspace; its content must come back to the
  *   model as a tool result; the stream normalises to `tool_call` then `tool_result` with the same id, then

@@ -1,10 +1,10 @@
 /**
  * The checks of the capability-behaviour tier (`suite/cli/capability_behavior.ts`), one per flag, each taking
- * the direction it runs in. A flag's restricted direction (the bypass taken out, an allow-list, a workspace root,
- * a schema, an agent) is a host run of its own; its unrestricted direction and the tool round trip are judged
- * on the session's first run (suite/cli/capability_session.ts), whose model asks for every tool in turn. Every
- * check also demands that it observed something: the model asked for the tool (or, for resume and agent
- * selection, the run reached the model at all).
+ * the direction it runs in. The restricted directions of the allow-list, the workspace root and the schema, and
+ * a selected agent the resume could not judge, are host runs of their own; the unrestricted directions, the
+ * tool round trip and the bypass taken out are judged on the session's runs (suite/cli/capability_session.ts),
+ * whose first model asks for every tool in turn. Every check also demands that it observed something: the model
+ * asked for the tool (or, for resume and agent selection, the run reached the model at all).
  *
  * @module
  */
@@ -111,15 +111,13 @@ interface EffectScenario {
   /** The file the tool would create. */
   readonly effect: (sandbox: Sandbox) => string;
   readonly request: (sandbox: Sandbox) => { tools?: readonly string[]; workspaceRoot?: string };
-  readonly without?: readonly string[];
   readonly what: string;
 }
 
 /** Runs a restricted scenario (once per key and run) and judges it: its effect must not land. */
 async function effect(context: CheckContext, scenario: EffectScenario): Promise<Outcome> {
   const { runner } = context;
-  const without = scenario.without?.length ? scenario.without : undefined;
-  const key = `${runner.name} effect ${scenario.key} without=${JSON.stringify(without ?? [])}`;
+  const key = `${runner.name} effect ${scenario.key}`;
   const { run, journal, landed, shown, turns } = await sharedRun(context.settings, key, async () => {
     await using staged = await stage((sandbox) => {
       const call = scenario.call(sandbox);
@@ -134,7 +132,6 @@ async function effect(context: CheckContext, scenario: EffectScenario): Promise<
       request: { prompt: `Do what the task says, then reply DONE.`, ...restricted },
       sandbox,
       model,
-      ...(without ? { without } : {}),
       // The same limit for a run meant to be refused: a slow host (opencode under load takes over a minute)
       // must not pass for a hanging one; past it the host is left asking (stdin is closed), a TIMEOUT-like FAIL.
       wallTimeoutMs: runLimit(context),
@@ -149,13 +146,24 @@ async function effect(context: CheckContext, scenario: EffectScenario): Promise<
       turns: journal.map((request) => request.turn),
     };
   });
-  const info = effectInfo(run, journal, turns, { shown, landed });
+  return judgeRefused(run, journal, turns, { shown, landed }, scenario.what);
+}
+
+/** Judges a restricted run: the model asked for the tool, its effect did not land, the host ended on its own. */
+function judgeRefused(
+  run: CapabilityRun,
+  requests: readonly ScriptedRequest[],
+  turns: readonly string[],
+  effect: { shown: string; landed: boolean },
+  what: string,
+): Outcome {
+  const info = effectInfo(run, requests, turns, effect);
   // The restriction may make the host exit non-zero: only stopped runs, groups left and violations count.
   const must = processProblems(run.observation, false);
-  if (!journal.some((request) => request.turn === "tool-call")) {
-    must.push(`the model was never asked with tools declared, so ${scenario.what} was never requested`);
-  } else if (landed) {
-    must.push(`${scenario.what} ran although it should have been refused: ${shown} exists`);
+  if (!requests.some((request) => request.turn === "tool-call")) {
+    must.push(`the model was never asked with tools declared, so ${what} was never requested`);
+  } else if (effect.landed) {
+    must.push(`${what} ran although it should have been refused: ${effect.shown} exists`);
   }
   return must.length > 0 ? fail(must.join("; "), info) : pass(info);
 }
@@ -185,19 +193,21 @@ function shellMarker(context: CheckContext) {
   };
 }
 
-// Each flag's restricted direction runs on its own; its unrestricted control is the session's first run.
-
-const permissionSkip: Check = (context, positive) =>
-  positive
-    ? sessionEffect(context, (session) => session.shell, "a shell command with the permission bypass on")
-    : effect(context, {
-      key: "shell-marker without-bypass",
-      call: shellMarker(context),
-      effect: (sandbox) => `${sandbox.work}/${MARKER_FILE}`,
-      request: () => ({}),
-      without: context.behavior.permissionSkipArgs ?? [],
-      what: "a shell command without the permission bypass",
-    });
+// Both directions of the bypass are the session's (suite/cli/capability_session.ts): the first run has it, the
+// fresh run has it taken out. The allow-list's and the root's restricted directions run on their own, with the
+// session's first run as their control.
+const permissionSkip: Check = async (context, positive) => {
+  if (positive) {
+    return await sessionEffect(
+      context,
+      (session) => session.shell,
+      "a shell command with the permission bypass on",
+    );
+  }
+  const session = await plainSession(context);
+  const { run, requests, effect } = session.unbypassed;
+  return judgeRefused(run, requests, session.turns, effect, "a shell command without the permission bypass");
+};
 
 const toolAllowlist: Check = (context, positive) =>
   positive

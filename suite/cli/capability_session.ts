@@ -1,14 +1,14 @@
 /**
  * The capability-behaviour tier's session: one unrestricted run whose model reads a file, runs a shell command
- * and writes outside the working folder, then its resume and a fresh run. It serves every check that needs the
- * host as it is (no restriction added, none taken out): the tool round trip, the controls of the allow-list
- * and the workspace root, the permission bypass at work, the structured-output and agent controls, and both
- * sides of `resume`; the checks of `resume` and `agentSelect` are here. The checks that restrict the host run
- * on their own (suite/cli/capability_checks.ts).
+ * and writes outside the working folder, then its resume and a fresh run without the permission bypass. It
+ * serves every check that needs the host as it is: the tool round trip, the controls of the allow-list and the
+ * workspace root, the permission bypass at work and taken out, the structured-output and agent controls, both
+ * sides of `resume` and, where the host keeps an agent on resume, the agent selected; the checks of `resume`
+ * and `agentSelect` are here. The other restrictions run on their own (suite/cli/capability_checks.ts).
  *
  * @module
  */
-import type { GoldenPath } from "../../src/exec/host_runner.ts";
+import type { GoldenPath, HostRunner, InvocationRequest } from "../../src/exec/host_runner.ts";
 import { summarizeObservation } from "../../src/exec/observation.ts";
 import type { ScriptedRequest } from "../../src/mock_model/script.ts";
 import { fail, type Outcome, pass, skip } from "../../src/outcome.ts";
@@ -41,31 +41,55 @@ export interface SessionEffect {
   readonly landed: boolean;
 }
 
+/** One run of the session: what it ran and printed, and what the model got from it. */
+export interface SessionRun {
+  readonly run: CapabilityRun;
+  readonly requests: readonly ScriptedRequest[];
+}
+
 /**
- * One sandbox, three runs in turn. The first is the host as it is, with the host's agent files (if any) in the
- * working folder but no agent selected and a code word in its prompt; its model asks for three tools one after
- * another: read a probe file in the working folder, run a shell command that writes a marker there, and write
- * a file in the home folder, outside the working folder. Then its resume and a fresh run, both answered with
- * text only, the fresh one on the host's document path where it has one. The words are the session's own, so
- * whichever check starts it, every check judges by the same.
+ * One sandbox, three runs in turn (a fourth or fifth only when a combined run was not clean, see below). The
+ * first is the host as it is, with the host's agent files (if any) in the working folder but no agent selected
+ * and a code word in its prompt; its model asks for three tools one after another: read a probe file in the
+ * working folder, run a shell command that writes a marker there, and write a file in the home folder, outside
+ * the working folder. Then its resume, text only, and a fresh run with the permission bypass taken out, on the
+ * host's document path where it has one, whose model asks for a shell command writing a second marker. The
+ * words are the session's own, so whichever check starts it, every check judges by the same.
+ *
+ * Two runs serve two checks each, and only where no check can pass by the other's doing: each carries at most
+ * one refusal, and the other check looks for something that must be present, or absent for reasons the
+ * refusal does not touch.
+ * - The resume selects the agent too, where the host keeps the selection on resume: `resume` looks for the
+ *   first run's code word in its request, `agentSelect` for the agent's. Neither can appear by the other's
+ *   doing (the agent's word is judged only when the first run, unselected, did not carry it). When the resume
+ *   is not clean (it did not end cleanly or did not carry the first run), `resume` gets a resume of its own,
+ *   and `agentSelect` its own run (the check's).
+ * - The fresh run is the permission bypass's refusal (`permissionSkip-negative`) and the control of `resume`
+ *   (a new session must not carry the first) and of `structuredOutput` (no schema, no structured value): taking
+ *   the bypass out changes neither what a new session remembers nor whether a schema was given. Its refusal may
+ *   end the host non-zero or stopped; the controls then judge a clean fresh run of their own.
  */
 interface PlainSession {
   readonly promptWord: string;
   readonly agentWord: string;
   /** In the probe file the first run's model asks to read. */
   readonly probeWord: string;
-  readonly first: { run: CapabilityRun; requests: readonly ScriptedRequest[] };
+  readonly first: SessionRun;
   /** The shell command's marker in the working folder. */
   readonly shell: SessionEffect;
   /** The write outside the working folder. */
   readonly writeOutside: SessionEffect;
-  /** The run resumed after the first (absent without a resume path). */
-  readonly resumed?: { run: CapabilityRun; requests: readonly ScriptedRequest[] };
+  /** The resume `resume` judges (absent without a resume path). */
+  readonly resumed?: SessionRun;
+  /** The resume that selected the agent, when it was clean for `resume` (see above); else absent. */
+  readonly resumedWithAgent?: SessionRun;
+  /** The fresh run without the permission bypass, and its shell marker, which must not land. */
+  readonly unbypassed: SessionRun & { readonly effect: SessionEffect };
   /**
-   * A fresh run after that, with no schema: on the host's document path where it has one (the structured-output
-   * control reads its result), else streaming.
+   * The fresh run the controls judge, with no schema: on the host's document path where it has one (the
+   * structured-output control reads its result), else streaming. The unbypassed run where it ended cleanly.
    */
-  readonly fresh: { run: CapabilityRun; requests: readonly ScriptedRequest[]; path: GoldenPath };
+  readonly fresh: SessionRun & { readonly path: GoldenPath };
   readonly turns: readonly string[];
   readonly offered: readonly string[];
 }
@@ -90,6 +114,22 @@ function agentInstructions(agentWord: string): string {
 /** The first run's tool calls, in order: read the probe, the shell marker, the write outside the folder. */
 export const SESSION_CALLS = { read: 0, shell: 1, writeOutside: 2 } as const;
 
+/** The marker the unbypassed fresh run's shell command would write (the first run's is `MARKER_FILE`). */
+export const UNBYPASSED_MARKER = "conformance-marker-unbypassed.txt";
+
+/** Whether the host's resume invocation keeps an agent selection (its argv changes with one, and builds). */
+function keepsAgentOnResume(runner: HostRunner, workingDir: string): boolean {
+  const argv = (agent?: string) =>
+    JSON.stringify(
+      runner.build("resume", { prompt: "Reply OK.", workingDir, ...(agent ? { agent } : {}) }).args,
+    );
+  try {
+    return argv(AGENT) !== argv();
+  } catch {
+    return false;
+  }
+}
+
 export function plainSession(context: CheckContext): Promise<PlainSession> {
   const { runner, behavior } = context;
   return sharedRun(context.settings, `${runner.name} plain-session`, async () => {
@@ -97,13 +137,14 @@ export function plainSession(context: CheckContext): Promise<PlainSession> {
     const agentWord = word();
     const probeWord = word();
     const { read, shell, write } = behavior.tools;
+    const shellCall = (sandbox: Sandbox, file: string) => ({
+      name: shell.name,
+      arguments: shell.args({ command: `echo conformance > '${sandbox.work}/${file}'` }),
+    });
     await using staged = await stage((sandbox) => ({
       toolCalls: [
         { name: read.name, arguments: read.args({ path: `${sandbox.work}/${PROBE_FILE}` }) },
-        {
-          name: shell.name,
-          arguments: shell.args({ command: `echo conformance > '${sandbox.work}/${MARKER_FILE}'` }),
-        },
+        shellCall(sandbox, MARKER_FILE),
         { name: write.name, arguments: write.args({ path: `${sandbox.home}/${MARKER_FILE}`, content: "x" }) },
       ],
       finalText: "OK",
@@ -120,15 +161,15 @@ export function plainSession(context: CheckContext): Promise<PlainSession> {
       wallTimeoutMs: runLimit(context),
       signal: context.settings.signal,
     };
-    const next = async (path: GoldenPath, prompt: string) => {
+    const next = async (path: GoldenPath, request: InvocationRequest, without?: readonly string[]) => {
       const before = model.journal().length;
-      const run = await runCapability({ ...base, path, request: { prompt } });
+      const run = await runCapability({ ...base, path, request, ...(without?.length ? { without } : {}) });
       return { run, requests: after(model.journal(), before) };
     };
-    const first = await next(
-      "streaming",
-      `Remember the code word ${promptWord}. Read ${PROBE_FILE}, do what the task says, then reply OK.`,
-    );
+    const first = await next("streaming", {
+      prompt:
+        `Remember the code word ${promptWord}. Read ${PROBE_FILE}, do what the task says, then reply OK.`,
+    });
     const effect = async (call: number, path: string): Promise<SessionEffect> => ({
       call,
       shown: path.replace(sandbox.home, "$HOME"),
@@ -136,11 +177,36 @@ export function plainSession(context: CheckContext): Promise<PlainSession> {
     });
     const shellEffect = await effect(SESSION_CALLS.shell, `${sandbox.work}/${MARKER_FILE}`);
     const writeOutside = await effect(SESSION_CALLS.writeOutside, `${sandbox.home}/${MARKER_FILE}`);
-    // The later runs are about the session, not the tools: text only, as cheap as a run gets.
+    // The resume is about the session, not the tools: text only, as cheap as a run gets.
     model.rescript({ finalText: "OK" });
-    const resumed = runner.goldenPaths.includes("resume") ? await next("resume", "Reply OK.") : undefined;
+    let resumed: SessionRun | undefined;
+    let resumedWithAgent: SessionRun | undefined;
+    if (runner.goldenPaths.includes("resume")) {
+      const withAgent = behavior.agentFiles !== undefined && runner.capabilities.agentSelect &&
+        keepsAgentOnResume(runner, sandbox.work);
+      resumed = await next("resume", { prompt: "Reply OK.", ...(withAgent ? { agent: AGENT } : {}) });
+      if (withAgent) {
+        const clean = processProblems(resumed.run.observation).length === 0 &&
+          resumed.requests.some((request) => carries(request, promptWord));
+        if (clean) resumedWithAgent = resumed;
+        else resumed = await next("resume", { prompt: "Reply OK." });
+      }
+    }
     const freshPath = runner.goldenPaths.includes("blocking-json") ? "blocking-json" : "streaming";
-    const fresh = { ...await next(freshPath, "Reply OK."), path: freshPath };
+    model.rescript({ toolCalls: [shellCall(sandbox, UNBYPASSED_MARKER)], finalText: "OK" });
+    const unbypassed = {
+      ...await next(
+        freshPath,
+        { prompt: "Do what the task says, then reply OK." },
+        behavior.permissionSkipArgs,
+      ),
+      effect: await effect(0, `${sandbox.work}/${UNBYPASSED_MARKER}`),
+    };
+    let fresh: SessionRun = unbypassed;
+    if (processProblems(unbypassed.run.observation).length > 0) {
+      model.rescript({ finalText: "OK" });
+      fresh = await next(freshPath, { prompt: "Reply OK." });
+    }
     return {
       promptWord,
       agentWord,
@@ -149,7 +215,9 @@ export function plainSession(context: CheckContext): Promise<PlainSession> {
       shell: shellEffect,
       writeOutside,
       ...(resumed ? { resumed } : {}),
-      fresh,
+      ...(resumedWithAgent ? { resumedWithAgent } : {}),
+      unbypassed,
+      fresh: { ...fresh, path: freshPath },
       turns: model.journal().map((request) => request.turn),
       offered: toolsOffered(first.requests),
     };
@@ -191,6 +259,28 @@ export const resume: Check = async (context, positive) => {
   return must.length > 0 ? fail(must.join("; "), info) : pass(info);
 };
 
+/**
+ * `agentSelect-positive` judged on the session's resume that selected the agent, or `null` when that run cannot
+ * say (no such run, the first run failed, or its unselected request already carried the agent's word): the
+ * check then runs on its own. A resume that selected the agent but did not carry its word is not judged either:
+ * the resume path may drop what a fresh run keeps, so the check's own run decides.
+ */
+async function agentOnResume(context: CheckContext): Promise<Outcome | null> {
+  if (!context.runner.goldenPaths.includes("resume")) return null;
+  const session = await plainSession(context);
+  const resumed = session.resumedWithAgent;
+  if (!resumed || firstRunFailure(session)) return null;
+  if (session.first.requests.some((request) => carries(request, session.agentWord))) return null;
+  if (!resumed.requests.some((request) => carries(request, session.agentWord))) return null;
+  return pass({
+    ...summarizeObservation(resumed.run.observation),
+    mockTurns: session.turns,
+    run: "the session's resume, with the agent selected",
+    args: [...resumed.run.args],
+    carried: true,
+  });
+}
+
 export const agentSelect: Check = async (context, positive) => {
   const { runner, behavior } = context;
   if (!behavior.agentFiles) return skip("no agent definition files declared in its host file");
@@ -209,6 +299,8 @@ export const agentSelect: Check = async (context, positive) => {
       ? fail("the agent's instructions reach the model although no agent was selected", info)
       : pass(info);
   }
+  const merged = await agentOnResume(context);
+  if (merged) return merged;
   const agentWord = word();
   const files = behavior.agentFiles(AGENT, agentInstructions(agentWord));
   await using staged = await stage(() => ({ finalText: "OK" }));

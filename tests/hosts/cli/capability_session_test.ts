@@ -1,0 +1,240 @@
+/**
+ * The capability-behaviour session's combined runs (suite/cli/capability_session.ts) on a stand-in CLI: a small
+ * agent, a real program run as a host is, that talks to the scripted mock model over loopback (OpenAI chat),
+ * runs its Read, Write and Bash tools, keeps its session in its HOME (`--continue`), reads an agent file
+ * (`--agent`) and refuses Bash without `--yolo`. Each fault it can be told to have (`STANDIN_FAULT`) is one a
+ * real CLI could have, and each test proves what the session then judges, and on which run:
+ *
+ * - with none, the resume that selects the agent judges `agentSelect-positive`, and the fresh run without the
+ *   bypass is both `permissionSkip-negative` and the controls of `resume` and `structuredOutput`: three runs;
+ * - when the refusal ends the host non-zero, `permissionSkip-negative` still passes (a refusal may), and the
+ *   controls get a clean fresh run of their own;
+ * - when the host cannot resume with an agent, `resume` gets a resume of its own and `agentSelect` its own run;
+ * - when the host sends the agent's file unselected, the control fails and the selected agent is judged on its
+ *   own run, never on the resume;
+ * - when Bash runs without the bypass, `permissionSkip-negative` fails on the combined run.
+ */
+import assert from "node:assert/strict";
+import { capabilities, defineRealHost } from "../../../hosts/cli/_real_host.ts";
+import type { InvocationRequest } from "../../../src/exec/host_runner.ts";
+import type { Outcome } from "../../../src/outcome.ts";
+import { capabilityBehaviorTier } from "../../../suite/cli/capability_behavior.ts";
+import { headlessSettings } from "../../_settings.ts";
+
+const STAND_IN = `const args = Deno.args;
+const has = (flag) => args.includes(flag);
+const value = (flag) => (args.includes(flag) ? args[args.indexOf(flag) + 1] : undefined);
+if (has("--version")) {
+  console.log("1.0.0 (standin-agent)");
+  Deno.exit(0);
+}
+const fault = Deno.env.get("STANDIN_FAULT") ?? "";
+const base = Deno.env.get("STANDIN_BASE_URL");
+const store = Deno.env.get("HOME") + "/.standin-session.json";
+const document = value("--output-format") === "json";
+const agent = value("--agent");
+const session = crypto.randomUUID();
+const usage = { input_tokens: 0, output_tokens: 0 };
+const line = (event) => console.log(JSON.stringify({ ...event, session_id: session }));
+const result = (text, error) => ({ type: "result", subtype: error ? "error_during_execution" : "success",
+  is_error: error, result: text, usage });
+if (agent && has("--continue") && fault === "agent-breaks-resume") {
+  console.error("standin: --agent cannot be given with --continue");
+  Deno.exit(3);
+}
+const history = has("--continue") ? JSON.parse(await Deno.readTextFile(store).catch(() => "[]")) : [];
+const agents = Deno.cwd() + "/.standin/agents/";
+let system = [];
+if (agent) system = [{ role: "system", content: await Deno.readTextFile(agents + agent + ".md") }];
+else if (fault === "agent-always") {
+  for await (const file of Deno.readDir(agents)) system = [{ role: "system", content: await Deno.readTextFile(agents + file.name) }];
+}
+const tools = ["Read", "Write", "Bash"].map((name) => ({ type: "function",
+  function: { name, description: name, parameters: { type: "object", properties: {} } } }));
+async function run(name, input) {
+  if (name === "Read") return await Deno.readTextFile(input.path);
+  if (name === "Write") return (await Deno.writeTextFile(input.path, input.content), "written");
+  const done = await new Deno.Command("sh", { args: ["-c", input.command], stdin: "null" }).output();
+  return "exit " + done.code;
+}
+if (!document) line({ type: "system", subtype: "init", model: "standin-1", tools: ["Read", "Write", "Bash"] });
+history.push({ role: "user", content: value("-p") });
+let text = "";
+for (let round = 0; round < 8; round++) {
+  const response = await fetch(base + "/v1/chat/completions", {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: "Bearer sk-standin" },
+    body: JSON.stringify({ model: "standin-1", messages: [...system, ...history], tools }),
+  });
+  const body = await response.json();
+  usage.input_tokens += body.usage?.prompt_tokens ?? 0;
+  usage.output_tokens += body.usage?.completion_tokens ?? 0;
+  const message = body.choices[0].message;
+  if (!message.tool_calls?.length) {
+    text = message.content ?? "";
+    history.push({ role: "assistant", content: text });
+    break;
+  }
+  history.push({ role: "assistant", content: null, tool_calls: message.tool_calls });
+  for (const call of message.tool_calls) {
+    const input = JSON.parse(call.function.arguments);
+    let output;
+    if (call.function.name === "Bash" && !has("--yolo") && fault !== "no-permissions") {
+      if (fault === "refusal-exits") {
+        (document ? (e) => console.log(JSON.stringify(e)) : line)(result("Bash needs --yolo", true));
+        Deno.exit(2);
+      }
+      output = "permission denied: Bash needs --yolo";
+    } else output = await run(call.function.name, input);
+    history.push({ role: "tool", tool_call_id: call.id, content: output });
+  }
+}
+await Deno.writeTextFile(store, JSON.stringify(history));
+if (document) console.log(JSON.stringify({ ...result(text, false), session_id: session }));
+else {
+  line({ type: "assistant", message: { role: "assistant", content: [{ type: "text", text }], usage } });
+  line(result(text, false));
+}
+`;
+
+const folder = await Deno.makeTempDir({ prefix: "conformance-standin-" });
+const binary = `${folder}/standin-agent`;
+await Deno.writeTextFile(
+  binary,
+  `#!/usr/bin/env -S ${Deno.execPath()} run --quiet --no-config --no-lock --ext=js --allow-net=127.0.0.1 ` +
+    `--allow-env --allow-read --allow-write --allow-run=sh\n${STAND_IN}`,
+  { mode: 0o755 },
+);
+globalThis.addEventListener("unload", () => Deno.removeSync(folder, { recursive: true }));
+
+const opt = (flag: string, value: string | undefined) => value === undefined ? [] : [flag, value];
+const argv = (request: InvocationRequest, format: string, resume = false) => [
+  "-p",
+  request.prompt,
+  "--output-format",
+  format,
+  "--yolo",
+  ...opt("--agent", request.agent),
+  ...(resume ? ["--continue"] : []),
+];
+
+/** The stand-in as a host, with `fault` in its environment. */
+function standIn(fault: string) {
+  return defineRealHost({
+    id: `standin-${fault}`,
+    binary,
+    install: { package: "standin-agent", version: "1.0.0" },
+    envPrefixes: ["STANDIN_*"],
+    summary: "a stand-in agent CLI (claude stream-json)",
+    dialect: "claude",
+    capabilities: capabilities("streaming", "permissionSkip", "agentSelect"),
+    streamShape: { init: "required", terminal: "event" },
+    envAllow: [],
+    paths: {
+      "streaming": (request) => ({ args: argv(request, "stream-json") }),
+      "blocking-json": (request) => ({ args: argv(request, "json") }),
+      "resume": (request) => ({ args: argv(request, "stream-json", true) }),
+      "version-check": () => ({ args: ["--version"] }),
+    },
+    unsupportedPaths: { "detached": "it has no plain-text mode" },
+    toolBehavior: {
+      tools: {
+        read: { name: "Read", args: ({ path }) => ({ path }) },
+        write: { name: "Write", args: ({ path, content }) => ({ path, content }) },
+        shell: { name: "Bash", args: ({ command }) => ({ command }) },
+      },
+      permissionSkipArgs: ["--yolo"],
+      agentFiles: (name, instructions) => ({ [`.standin/agents/${name}.md`]: instructions }),
+    },
+    mockModel: ({ url }) => ({ env: { STANDIN_BASE_URL: url, STANDIN_FAULT: fault }, files: {} }),
+  });
+}
+
+const CASES = [
+  "permissionSkip-negative",
+  "resume-positive",
+  "resume-negative",
+  "structuredOutput-negative",
+  "agentSelect-positive",
+  "agentSelect-negative",
+] as const;
+type Case = typeof CASES[number];
+
+/** The session's cases on the stand-in with `fault`, all at once as a run starts them. */
+async function session(fault: string): Promise<Record<Case, Outcome>> {
+  const { entry } = standIn(fault);
+  const settings = headlessSettings({ mockModel: true, timeoutMultiplier: 2 });
+  const tests = capabilityBehaviorTier.list(entry, settings);
+  const outcomes = await Promise.all(CASES.map((name) => {
+    const test = tests.find((candidate) => candidate.id === `cli/capability-behavior/${name}`);
+    assert.ok(test, `the tier lists ${name}`);
+    return capabilityBehaviorTier.run(entry, test, settings, settings.signal);
+  }));
+  return Object.fromEntries(CASES.map((name, at) => [name, outcomes[at]])) as Record<Case, Outcome>;
+}
+
+/** The session's model turns, as the session's checks report them. */
+function turns(outcome: Outcome): string[] {
+  return (outcome.details as { mockTurns?: string[] } | undefined)?.mockTurns ?? [];
+}
+
+function statuses(outcomes: Record<Case, Outcome>): Record<string, string> {
+  return Object.fromEntries(Object.entries(outcomes).map(([name, outcome]) => [name, outcome.status]));
+}
+
+const ALL_PASS = Object.fromEntries(CASES.map((name) => [name, "PASS"]));
+// The first run's three tool calls and final answer, the resume's answer, the fresh run's call and answer.
+const THREE_RUNS = ["tool-call", "tool-call", "tool-call", "final", "final", "tool-call", "final"];
+
+Deno.test("a clean host: three runs; the resume judges the agent, the fresh run the refusal and the controls", async () => {
+  const outcomes = await session("none");
+  assert.deepEqual(statuses(outcomes), ALL_PASS, JSON.stringify(outcomes, null, 1));
+  assert.deepEqual(turns(outcomes["resume-positive"]), THREE_RUNS);
+  const agent = outcomes["agentSelect-positive"].details as { run?: string; args?: string[] };
+  assert.equal(agent.run, "the session's resume, with the agent selected");
+  assert.ok(agent.args?.includes("--continue") && agent.args.includes("--agent"));
+  const refusal = outcomes["permissionSkip-negative"].details as { args: string[]; landed: boolean };
+  assert.ok(!refusal.args.includes("--yolo") && refusal.args.includes("json"), "no bypass, document path");
+  assert.equal(refusal.landed, false);
+});
+
+Deno.test("a refusal that ends the host non-zero passes, and the controls judge a clean fresh run", async () => {
+  const outcomes = await session("refusal-exits");
+  assert.deepEqual(statuses(outcomes), ALL_PASS, JSON.stringify(outcomes, null, 1));
+  assert.equal((outcomes["permissionSkip-negative"].details as { exitCode: number }).exitCode, 2);
+  // The fresh run stopped at its tool call; the clean one after it is text only.
+  assert.deepEqual(turns(outcomes["resume-negative"]), [...THREE_RUNS.slice(0, 6), "final"]);
+  assert.equal((outcomes["resume-negative"].details as { exitCode: number }).exitCode, 0);
+  assert.equal((outcomes["structuredOutput-negative"].details as { exitCode: number }).exitCode, 0);
+});
+
+Deno.test("a host that cannot resume with an agent: resume gets its own resume, the agent its own run", async () => {
+  const outcomes = await session("agent-breaks-resume");
+  assert.deepEqual(statuses(outcomes), ALL_PASS, JSON.stringify(outcomes, null, 1));
+  // The resume with the agent exited before asking the model; the clean resume answered.
+  assert.deepEqual(turns(outcomes["resume-positive"]), THREE_RUNS);
+  assert.equal((outcomes["resume-positive"].details as { exitCode: number }).exitCode, 0);
+  const agent = outcomes["agentSelect-positive"].details as { run?: string; args?: string[] };
+  assert.equal(agent.run, undefined, "judged on its own run");
+  assert.ok(!agent.args?.includes("--continue"));
+});
+
+Deno.test("an agent sent unselected fails the control, and the selected agent is judged on its own run", async () => {
+  const outcomes = await session("agent-always");
+  assert.equal(outcomes["agentSelect-negative"].status, "FAIL");
+  assert.match(outcomes["agentSelect-negative"].message ?? "", /although no agent was selected/);
+  assert.equal(outcomes["agentSelect-positive"].status, "PASS");
+  assert.equal((outcomes["agentSelect-positive"].details as { run?: string }).run, undefined);
+});
+
+Deno.test("Bash run without the bypass fails permissionSkip-negative on the fresh run", async () => {
+  const outcomes = await session("no-permissions");
+  assert.equal(outcomes["permissionSkip-negative"].status, "FAIL");
+  assert.match(
+    outcomes["permissionSkip-negative"].message ?? "",
+    /without the permission bypass ran although it should have been refused: \$HOME\/work\/conformance-marker-unbypassed\.txt exists/,
+  );
+  for (const name of ["resume-positive", "resume-negative", "structuredOutput-negative"] as const) {
+    assert.equal(outcomes[name].status, "PASS", name);
+  }
+});
