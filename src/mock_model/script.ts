@@ -8,7 +8,10 @@
  * tool results the current turn (the messages after the last `user` message, as aimock's `hasToolResult`
  * reads it) already holds: with `n` of them, the script's call `n` if it has one, else the final answer. One
  * call is aimock's leg-1/leg-2 pair (`hasToolResult` false, then true); a list of calls runs them one after
- * another in one host run. Requests that declare no tools (titles, summaries, side calls) get a
+ * another in one host run. A host that answers a call with no tool result (an interrupted tool, say) is asked
+ * again, but the script asks for tools at most {@linkcode REASKS} times more than it has calls (counted from
+ * the start or the last `rescript`); then it answers finally, so such a host ends instead of looping until its
+ * wall clock stops it. Requests that declare no tools (titles, summaries, side calls) get a
  * plain `OK` with zero usage. Each fixture's response factory records the request as aimock parsed it
  * (aimock's own journal keeps only bodies under 64 KiB, and kimi's and omp's system prompts are larger), so
  * the journal holds the whole conversation each request carried. One server serves one test.
@@ -48,6 +51,9 @@ export interface ModelScript {
   /** Usage reported with the final answer. Default 203 in, 7 out. */
   readonly finalUsage?: ScriptedUsage;
 }
+
+/** How many more times than it has calls a script asks for tools before it answers finally. */
+export const REASKS = 3;
 
 /** Which scripted turn answered a request. */
 export type ScriptedTurnKind = "tool-call" | "final" | "side";
@@ -175,13 +181,16 @@ export async function startScriptedModel(script: ModelScript): Promise<ScriptedM
   const mock = new LLMock({ host: "127.0.0.1", port: 0, logLevel: "silent", journalMaxEntries: 0 });
   const journal: ScriptedRequest[] = [];
   let current = script;
+  // Tool-call answers since the start or the last rescript.
+  let asked = 0;
   const declaresTools = (request: ParsedRequest) => (request.tools ?? []).length > 0;
   mock.on({ predicate: (request) => declaresTools(request as ParsedRequest) }, (raw) => {
     const request = raw as ParsedRequest;
     const calls = current.toolCalls ?? (current.toolCall ? [current.toolCall] : []);
     const step = toolResultsInTurn(request);
-    const call = calls[step];
+    const call = asked < calls.length + REASKS ? calls[step] : undefined;
     if (call) {
+      asked++;
       const usage = current.toolCallUsage ?? DEFAULT_TOOL_USAGE;
       journal.push(journalEntry(request, "tool-call", usage, step));
       return {
@@ -214,7 +223,7 @@ export async function startScriptedModel(script: ModelScript): Promise<ScriptedM
         path: entry.path,
         status: entry.response.status,
       })),
-    rescript: (next) => void (current = next),
+    rescript: (next) => void (current = next, asked = 0),
     stop,
     [Symbol.asyncDispose]: stop,
   };

@@ -209,16 +209,37 @@ const permissionSkip: Check = async (context, positive) => {
   return judgeRefused(run, requests, session.turns, effect, "a shell command without the permission bypass");
 };
 
-const toolAllowlist: Check = (context, positive) =>
-  positive
-    ? effect(context, {
-      key: `shell-marker tools=${context.behavior.tools.read.name}`,
-      call: shellMarker(context),
-      effect: (sandbox) => `${sandbox.work}/${MARKER_FILE}`,
-      request: () => ({ tools: [context.behavior.tools.read.name] }),
-      what: `the shell tool outside an allow-list of only "${context.behavior.tools.read.name}"`,
-    })
-    : sessionEffect(context, (session) => session.shell, "the shell tool with no allow-list");
+/**
+ * `toolAllowlist-positive` judged on the session's resume that allowed only the read tool, or `null` when that
+ * run cannot say: there is none, or the refusal did not pass there (the shell command ran, or was never asked
+ * for, or the host did not end on its own). The check then runs on its own, so a failure is never the resume's.
+ */
+async function allowListOnResume(context: CheckContext, what: string): Promise<Outcome | null> {
+  if (!context.runner.goldenPaths.includes("resume")) return null;
+  const session = await plainSession(context);
+  const resumed = session.resumedWithAllowList;
+  if (!resumed) return null;
+  const outcome = judgeRefused(resumed.run, resumed.requests, session.turns, resumed.effect, what);
+  if (outcome.status !== "PASS") return null;
+  return {
+    ...outcome,
+    details: { ...outcome.details, run: "the session's resume, allowing only the read tool" },
+  };
+}
+
+const toolAllowlist: Check = async (context, positive) => {
+  const what = `the shell tool outside an allow-list of only "${context.behavior.tools.read.name}"`;
+  if (!positive) {
+    return await sessionEffect(context, (session) => session.shell, "the shell tool with no allow-list");
+  }
+  return await allowListOnResume(context, what) ?? await effect(context, {
+    key: `shell-marker tools=${context.behavior.tools.read.name}`,
+    call: shellMarker(context),
+    effect: (sandbox) => `${sandbox.work}/${MARKER_FILE}`,
+    request: () => ({ tools: [context.behavior.tools.read.name] }),
+    what,
+  });
+};
 
 const workspaceSandboxed: Check = (context, positive) =>
   positive

@@ -3,8 +3,8 @@
  * and writes outside the working folder, then its resume and a fresh run without the permission bypass. It
  * serves every check that needs the host as it is: the tool round trip, the controls of the allow-list and the
  * workspace root, the permission bypass at work and taken out, the structured-output and agent controls, both
- * sides of `resume` and, where the host keeps an agent on resume, the agent selected; the checks of `resume`
- * and `agentSelect` are here. The other restrictions run on their own (suite/cli/capability_checks.ts).
+ * sides of `resume` and, where the host keeps them on resume, the agent selected or the allow-list; the checks
+ * of `resume` and `agentSelect` are here. The other restrictions run on their own (suite/cli/capability_checks.ts).
  *
  * @module
  */
@@ -59,11 +59,15 @@ export interface SessionRun {
  * Two runs serve two checks each, and only where no check can pass by the other's doing: each carries at most
  * one refusal, and the other check looks for something that must be present, or absent for reasons the
  * refusal does not touch.
- * - The resume selects the agent too, where the host keeps the selection on resume: `resume` looks for the
- *   first run's code word in its request, `agentSelect` for the agent's. Neither can appear by the other's
- *   doing (the agent's word is judged only when the first run, unselected, did not carry it). When the resume
- *   is not clean (it did not end cleanly or did not carry the first run), `resume` gets a resume of its own,
- *   and `agentSelect` its own run (the check's).
+ * - Where the host keeps an allow-list on resume, the resume allows only the read tool and its model asks for
+ *   a shell command: `toolAllowlist-positive` is that refusal, which a resume cannot make (it restricts no
+ *   tool), and `resume` looks for the first run's code word in its request. Else, where the host keeps an
+ *   agent selection on resume, the resume selects the agent: `agentSelect` looks for the agent's word, which
+ *   cannot appear by the resume's doing (it is judged only when the first run, unselected, did not carry it).
+ *   (Never both: an agent may restrict tools itself.) When the resume is not clean (it did not end cleanly or
+ *   did not carry the first run), `resume` gets a resume of its own, and the other check its own run (the
+ *   check's); so does the other check whenever it does not pass on the resume, so that what it finds is never
+ *   the resume's doing.
  * - The fresh run is the permission bypass's refusal (`permissionSkip-negative`) and the control of `resume`
  *   (a new session must not carry the first) and of `structuredOutput` (no schema, no structured value): taking
  *   the bypass out changes neither what a new session remembers nor whether a schema was given. Its refusal may
@@ -83,6 +87,8 @@ interface PlainSession {
   readonly resumed?: SessionRun;
   /** The resume that selected the agent, when it was clean for `resume` (see above); else absent. */
   readonly resumedWithAgent?: SessionRun;
+  /** The resume restricted to the read tool, and its shell marker, when it was clean for `resume`; else absent. */
+  readonly resumedWithAllowList?: SessionRun & { readonly effect: SessionEffect };
   /** The fresh run without the permission bypass, and its shell marker, which must not land. */
   readonly unbypassed: SessionRun & { readonly effect: SessionEffect };
   /**
@@ -117,14 +123,15 @@ export const SESSION_CALLS = { read: 0, shell: 1, writeOutside: 2 } as const;
 /** The marker the unbypassed fresh run's shell command would write (the first run's is `MARKER_FILE`). */
 export const UNBYPASSED_MARKER = "conformance-marker-unbypassed.txt";
 
-/** Whether the host's resume invocation keeps an agent selection (its argv changes with one, and builds). */
-function keepsAgentOnResume(runner: HostRunner, workingDir: string): boolean {
-  const argv = (agent?: string) =>
-    JSON.stringify(
-      runner.build("resume", { prompt: "Reply OK.", workingDir, ...(agent ? { agent } : {}) }).args,
-    );
+/** The marker the resume's shell command would write when the resume carries the allow-list. */
+export const ALLOWLIST_MARKER = "conformance-marker-allowlist.txt";
+
+/** Whether the host's resume invocation keeps `extra` (its argv changes with it, and builds). */
+function keepsOnResume(runner: HostRunner, workingDir: string, extra: Partial<InvocationRequest>): boolean {
+  const argv = (more: Partial<InvocationRequest>) =>
+    JSON.stringify(runner.build("resume", { prompt: "Reply OK.", workingDir, ...more }).args);
   try {
-    return argv(AGENT) !== argv();
+    return argv(extra) !== argv({});
   } catch {
     return false;
   }
@@ -181,16 +188,35 @@ export function plainSession(context: CheckContext): Promise<PlainSession> {
     model.rescript({ finalText: "OK" });
     let resumed: SessionRun | undefined;
     let resumedWithAgent: SessionRun | undefined;
+    let resumedWithAllowList: (SessionRun & { effect: SessionEffect }) | undefined;
     if (runner.goldenPaths.includes("resume")) {
-      const withAgent = behavior.agentFiles !== undefined && runner.capabilities.agentSelect &&
-        keepsAgentOnResume(runner, sandbox.work);
-      resumed = await next("resume", { prompt: "Reply OK.", ...(withAgent ? { agent: AGENT } : {}) });
-      if (withAgent) {
-        const clean = processProblems(resumed.run.observation).length === 0 &&
-          resumed.requests.some((request) => carries(request, promptWord));
-        if (clean) resumedWithAgent = resumed;
-        else resumed = await next("resume", { prompt: "Reply OK." });
+      const allowed = [read.name];
+      const extra =
+        runner.capabilities.toolAllowlist && keepsOnResume(runner, sandbox.work, { tools: allowed })
+          ? "allow-list"
+          : behavior.agentFiles !== undefined && runner.capabilities.agentSelect &&
+              keepsOnResume(runner, sandbox.work, { agent: AGENT })
+          ? "agent"
+          : null;
+      if (extra === "allow-list") {
+        model.rescript({ toolCalls: [shellCall(sandbox, ALLOWLIST_MARKER)], finalText: "OK" });
       }
+      resumed = await next(
+        "resume",
+        extra === "agent"
+          ? { prompt: "Reply OK.", agent: AGENT }
+          : extra === "allow-list"
+          ? { prompt: "Do what the task says, then reply OK.", tools: allowed }
+          : { prompt: "Reply OK." },
+      );
+      const landed = extra === "allow-list" ? await effect(0, `${sandbox.work}/${ALLOWLIST_MARKER}`) : null;
+      const clean = processProblems(resumed.run.observation).length === 0 &&
+        resumed.requests.some((request) => carries(request, promptWord));
+      if (extra !== null && !clean) {
+        model.rescript({ finalText: "OK" });
+        resumed = await next("resume", { prompt: "Reply OK." });
+      } else if (extra === "agent") resumedWithAgent = resumed;
+      else if (landed) resumedWithAllowList = { ...resumed, effect: landed };
     }
     const freshPath = runner.goldenPaths.includes("blocking-json") ? "blocking-json" : "streaming";
     model.rescript({ toolCalls: [shellCall(sandbox, UNBYPASSED_MARKER)], finalText: "OK" });
@@ -216,6 +242,7 @@ export function plainSession(context: CheckContext): Promise<PlainSession> {
       writeOutside,
       ...(resumed ? { resumed } : {}),
       ...(resumedWithAgent ? { resumedWithAgent } : {}),
+      ...(resumedWithAllowList ? { resumedWithAllowList } : {}),
       unbypassed,
       fresh: { ...fresh, path: freshPath },
       turns: model.journal().map((request) => request.turn),

@@ -5,7 +5,7 @@
  * reported.
  */
 import assert from "node:assert/strict";
-import { reportedUsage, startScriptedModel } from "../../src/mock_model/script.ts";
+import { REASKS, reportedUsage, startScriptedModel } from "../../src/mock_model/script.ts";
 
 const SCRIPT = {
   toolCall: { name: "read", arguments: { path: "/w/notes.txt" }, id: "call_probe_1" },
@@ -171,4 +171,26 @@ Deno.test("a list of tool calls goes one by one, each after the previous result;
     ["tool-call", 0],
     ["final", null],
   ]);
+});
+
+Deno.test("a host that never sends the tool result is asked again at most REASKS times more, then answered finally", async () => {
+  await using model = await startScriptedModel({
+    toolCalls: [{ name: "shell", arguments: { command: "true" } }],
+    finalText: "DONE",
+  });
+  const user = { role: "user", content: "go" };
+  const ask = async () =>
+    (await (await post(model.url, "/v1/chat/completions", { model: "m", messages: [user], tools })).json())
+      .choices[0].message;
+  for (let time = 0; time < 1 + REASKS; time++) {
+    assert.equal((await ask()).tool_calls[0].id, "call_conformance_1");
+  }
+  assert.equal((await ask()).content, "DONE");
+  // A rescript asks afresh.
+  model.rescript({ toolCalls: [{ name: "read", arguments: { path: "/w/a" } }], finalText: "OK" });
+  assert.equal((await ask()).tool_calls[0].function.name, "read");
+  assert.deepEqual(
+    model.journal().map((request) => request.turn),
+    [...Array(1 + REASKS).fill("tool-call"), "final", "tool-call"],
+  );
 });

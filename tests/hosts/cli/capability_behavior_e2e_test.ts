@@ -5,8 +5,8 @@
  * carry the observed reason. A CLI that is not installed is an ignored step with the reason, never a pass; a
  * real CLI without tool declarations must SKIP naming what is missing.
  *
- * By default it runs every check of the tier (about seven host runs per CLI: 1 min 57 s over the thirteen CLIs
- * that reach the mock model, on a two-core machine at load 1-4); `CONFORMANCE_BEHAVIOR_TESTS` narrows it to a
+ * By default it runs every check of the tier (three to six host runs per CLI: 1 min 11 s over the thirteen CLIs
+ * that reach the mock model, on an idle two-core machine); `CONFORMANCE_BEHAVIOR_TESTS` narrows it to a
  * comma-separated list of case names (e.g. `tool-round-trip,resume-positive`).
  */
 import assert from "node:assert/strict";

@@ -2,11 +2,14 @@
  * The capability-behaviour session's combined runs (suite/cli/capability_session.ts) on a stand-in CLI: a small
  * agent, a real program run as a host is, that talks to the scripted mock model over loopback (OpenAI chat),
  * runs its Read, Write and Bash tools, keeps its session in its HOME (`--continue`), reads an agent file
- * (`--agent`) and refuses Bash without `--yolo`. Each fault it can be told to have (`STANDIN_FAULT`) is one a
+ * (`--agent`), offers only the tools of `--tools` and refuses Bash without `--yolo`. Each fault it can be told to have (`STANDIN_FAULT`) is one a
  * real CLI could have, and each test proves what the session then judges, and on which run:
  *
  * - with none, the resume that selects the agent judges `agentSelect-positive`, and the fresh run without the
  *   bypass is both `permissionSkip-negative` and the controls of `resume` and `structuredOutput`: three runs;
+ *   where it claims an allow-list, the resume allowing only Read judges `toolAllowlist-positive` instead (and
+ *   never with the agent, which then has its own run);
+ * - when the resume drops the allow-list, the refusal does not pass there and the allow-list runs on its own;
  * - when the refusal ends the host non-zero, `permissionSkip-negative` still passes (a refusal may), and the
  *   controls get a clean fresh run of their own;
  * - when the host cannot resume with an agent, `resume` gets a resume of its own and `agentSelect` its own run;
@@ -49,8 +52,10 @@ if (agent) system = [{ role: "system", content: await Deno.readTextFile(agents +
 else if (fault === "agent-always") {
   for await (const file of Deno.readDir(agents)) system = [{ role: "system", content: await Deno.readTextFile(agents + file.name) }];
 }
-const tools = ["Read", "Write", "Bash"].map((name) => ({ type: "function",
-  function: { name, description: name, parameters: { type: "object", properties: {} } } }));
+const listed = value("--tools")?.split(",");
+const allowed = has("--continue") && fault === "allowlist-ignored-on-resume" ? undefined : listed;
+const tools = ["Read", "Write", "Bash"].filter((name) => !allowed || allowed.includes(name)).map((name) => ({
+  type: "function", function: { name, description: name, parameters: { type: "object", properties: {} } } }));
 async function run(name, input) {
   if (name === "Read") return await Deno.readTextFile(input.path);
   if (name === "Write") return (await Deno.writeTextFile(input.path, input.content), "written");
@@ -79,7 +84,8 @@ for (let round = 0; round < 8; round++) {
   for (const call of message.tool_calls) {
     const input = JSON.parse(call.function.arguments);
     let output;
-    if (call.function.name === "Bash" && !has("--yolo") && fault !== "no-permissions") {
+    if (allowed && !allowed.includes(call.function.name)) output = "no such tool: " + call.function.name;
+    else if (call.function.name === "Bash" && !has("--yolo") && fault !== "no-permissions") {
       if (fault === "refusal-exits") {
         (document ? (e) => console.log(JSON.stringify(e)) : line)(result("Bash needs --yolo", true));
         Deno.exit(2);
@@ -115,19 +121,29 @@ const argv = (request: InvocationRequest, format: string, resume = false) => [
   format,
   "--yolo",
   ...opt("--agent", request.agent),
+  ...opt("--tools", request.tools?.join(",")),
   ...(resume ? ["--continue"] : []),
 ];
 
+/** What a stand-in claims beyond the bypass: an agent from files, an allow-list, or both. */
+type Claims = "agent" | "allow-list" | "both";
+
 /** The stand-in as a host, with `fault` in its environment. */
-function standIn(fault: string) {
+function standIn(fault: string, claims: Claims) {
+  const agents = claims !== "allow-list";
   return defineRealHost({
-    id: `standin-${fault}`,
+    id: `standin-${fault}-${claims}`,
     binary,
     install: { package: "standin-agent", version: "1.0.0" },
     envPrefixes: ["STANDIN_*"],
     summary: "a stand-in agent CLI (claude stream-json)",
     dialect: "claude",
-    capabilities: capabilities("streaming", "permissionSkip", "agentSelect"),
+    capabilities: capabilities(
+      "streaming",
+      "permissionSkip",
+      ...(agents ? ["agentSelect" as const] : []),
+      ...(claims !== "agent" ? ["toolAllowlist" as const] : []),
+    ),
     streamShape: { init: "required", terminal: "event" },
     envAllow: [],
     paths: {
@@ -144,7 +160,13 @@ function standIn(fault: string) {
         shell: { name: "Bash", args: ({ command }) => ({ command }) },
       },
       permissionSkipArgs: ["--yolo"],
-      agentFiles: (name, instructions) => ({ [`.standin/agents/${name}.md`]: instructions }),
+      ...(agents
+        ? {
+          agentFiles: (name: string, instructions: string) => ({
+            [`.standin/agents/${name}.md`]: instructions,
+          }),
+        }
+        : {}),
     },
     mockModel: ({ url }) => ({ env: { STANDIN_BASE_URL: url, STANDIN_FAULT: fault }, files: {} }),
   });
@@ -152,6 +174,7 @@ function standIn(fault: string) {
 
 const CASES = [
   "permissionSkip-negative",
+  "toolAllowlist-positive",
   "resume-positive",
   "resume-negative",
   "structuredOutput-negative",
@@ -161,16 +184,20 @@ const CASES = [
 type Case = typeof CASES[number];
 
 /** The session's cases on the stand-in with `fault`, all at once as a run starts them. */
-async function session(fault: string): Promise<Record<Case, Outcome>> {
-  const { entry } = standIn(fault);
+async function session(fault: string, claims: Claims = "agent"): Promise<Record<Case, Outcome>> {
+  const { entry } = standIn(fault, claims);
   const settings = headlessSettings({ mockModel: true, timeoutMultiplier: 2 });
   const tests = capabilityBehaviorTier.list(entry, settings);
-  const outcomes = await Promise.all(CASES.map((name) => {
+  const listed = CASES.filter((name) =>
+    !(claims === "allow-list" && name === "agentSelect-positive") &&
+    !(claims === "agent" && name === "toolAllowlist-positive")
+  );
+  const outcomes = await Promise.all(listed.map((name) => {
     const test = tests.find((candidate) => candidate.id === `cli/capability-behavior/${name}`);
     assert.ok(test, `the tier lists ${name}`);
     return capabilityBehaviorTier.run(entry, test, settings, settings.signal);
   }));
-  return Object.fromEntries(CASES.map((name, at) => [name, outcomes[at]])) as Record<Case, Outcome>;
+  return Object.fromEntries(listed.map((name, at) => [name, outcomes[at]])) as Record<Case, Outcome>;
 }
 
 /** The session's model turns, as the session's checks report them. */
@@ -182,7 +209,9 @@ function statuses(outcomes: Record<Case, Outcome>): Record<string, string> {
   return Object.fromEntries(Object.entries(outcomes).map(([name, outcome]) => [name, outcome.status]));
 }
 
-const ALL_PASS = Object.fromEntries(CASES.map((name) => [name, "PASS"]));
+const ALL_PASS = Object.fromEntries(
+  CASES.filter((name) => name !== "toolAllowlist-positive").map((name) => [name, "PASS"]),
+);
 // The first run's three tool calls and final answer, the resume's answer, the fresh run's call and answer.
 const THREE_RUNS = ["tool-call", "tool-call", "tool-call", "final", "final", "tool-call", "final"];
 
@@ -196,6 +225,36 @@ Deno.test("a clean host: three runs; the resume judges the agent, the fresh run 
   const refusal = outcomes["permissionSkip-negative"].details as { args: string[]; landed: boolean };
   assert.ok(!refusal.args.includes("--yolo") && refusal.args.includes("json"), "no bypass, document path");
   assert.equal(refusal.landed, false);
+});
+
+Deno.test("a host with an allow-list and no agent files: the resume allowing only Read judges the allow-list", async () => {
+  const outcomes = await session("none", "allow-list");
+  assert.equal(outcomes["agentSelect-negative"].status, "SKIP");
+  for (const name of CASES.filter((name) => !name.startsWith("agentSelect"))) {
+    assert.equal(outcomes[name].status, "PASS", `${name}: ${outcomes[name].message}`);
+  }
+  const allowList = outcomes["toolAllowlist-positive"].details as { run?: string; args: string[] };
+  assert.equal(allowList.run, "the session's resume, allowing only the read tool");
+  assert.ok(allowList.args.includes("--continue") && allowList.args.includes("--tools"));
+  assert.deepEqual(turns(outcomes["resume-positive"]), THREE_RUNS.toSpliced(4, 1, "tool-call", "final"));
+});
+
+Deno.test("a host with both: the resume carries the allow-list, never with the agent, which runs on its own", async () => {
+  const outcomes = await session("none", "both");
+  for (const name of CASES) assert.equal(outcomes[name].status, "PASS", `${name}: ${outcomes[name].message}`);
+  const allowList = outcomes["toolAllowlist-positive"].details as { run?: string; args: string[] };
+  assert.equal(allowList.run, "the session's resume, allowing only the read tool");
+  assert.ok(!allowList.args.includes("--agent"));
+  assert.equal((outcomes["agentSelect-positive"].details as { run?: string }).run, undefined);
+});
+
+Deno.test("an allow-list the resume drops: the refusal does not pass there, so it runs on its own", async () => {
+  const outcomes = await session("allowlist-ignored-on-resume", "allow-list");
+  assert.equal(outcomes["toolAllowlist-positive"].status, "PASS");
+  const allowList = outcomes["toolAllowlist-positive"].details as { run?: string; args: string[] };
+  assert.equal(allowList.run, undefined);
+  assert.ok(!allowList.args.includes("--continue"));
+  assert.equal(outcomes["resume-positive"].status, "PASS");
 });
 
 Deno.test("a refusal that ends the host non-zero passes, and the controls judge a clean fresh run", async () => {
