@@ -63,6 +63,8 @@ export const kimiCode = defineRealHost({
       KIMI_MODEL_API_KEY: "sk-mock-conformance",
       KIMI_MODEL_PROVIDER_TYPE: "openai",
       KIMI_MODEL_BASE_URL: `${url}/v1`,
+      // Offline, kimi's exit waits about 2 s on its telemetry upload (a DNS lookup that cannot answer).
+      KIMI_DISABLE_TELEMETRY: "1",
     },
     files: {},
   }),
