@@ -184,7 +184,7 @@ export function plainSession(context: CheckContext): Promise<PlainSession> {
     });
     const shellEffect = await effect(SESSION_CALLS.shell, `${sandbox.work}/${MARKER_FILE}`);
     const writeOutside = await effect(SESSION_CALLS.writeOutside, `${sandbox.home}/${MARKER_FILE}`);
-    // The resume is about the session, not the tools: text only, as cheap as a run gets.
+    // The resume is about the session: text only, unless it carries the allow-list (see PlainSession).
     model.rescript({ finalText: "OK" });
     let resumed: SessionRun | undefined;
     let resumedWithAgent: SessionRun | undefined;
