@@ -18,7 +18,7 @@
  * - when Bash runs without the bypass, `permissionSkip-negative` fails on the combined run.
  */
 import assert from "node:assert/strict";
-import { capabilities, defineRealHost } from "../../../hosts/cli/_real_host.ts";
+import { capabilities, defineRealHost, opt } from "../../../hosts/cli/_real_host.ts";
 import type { InvocationRequest } from "../../../src/exec/host_runner.ts";
 import type { Outcome } from "../../../src/outcome.ts";
 import { capabilityBehaviorTier } from "../../../suite/cli/capability_behavior.ts";
@@ -113,7 +113,6 @@ await Deno.writeTextFile(
 );
 globalThis.addEventListener("unload", () => Deno.removeSync(folder, { recursive: true }));
 
-const opt = (flag: string, value: string | undefined) => value === undefined ? [] : [flag, value];
 const argv = (request: InvocationRequest, format: string, resume = false) => [
   "-p",
   request.prompt,
@@ -275,7 +274,8 @@ Deno.test("a host that cannot resume with an agent: resume gets its own resume, 
   assert.equal((outcomes["resume-positive"].details as { exitCode: number }).exitCode, 0);
   const agent = outcomes["agentSelect-positive"].details as { run?: string; args?: string[] };
   assert.equal(agent.run, undefined, "judged on its own run");
-  assert.ok(!agent.args?.includes("--continue"));
+  // Its own run, against a model of its own: one text answer.
+  assert.deepEqual(turns(outcomes["agentSelect-positive"]), ["final"]);
 });
 
 Deno.test("an agent sent unselected fails the control, and the selected agent is judged on its own run", async () => {
