@@ -23,6 +23,7 @@ import {
   runLimit,
   type Sandbox,
   sharedRun,
+  shellMarkerCall,
   stage,
   toolsOffered,
 } from "./capability_run.ts";
@@ -183,16 +184,6 @@ function resultWords(run: CapabilityRun, journal: readonly ScriptedRequest[], ca
   return `no tool result came back; exit ${run.observation.exitCode ?? run.observation.signal}`;
 }
 
-function shellMarker(context: CheckContext) {
-  return (sandbox: Sandbox) => {
-    const shell = context.behavior.tools.shell;
-    return {
-      name: shell.name,
-      arguments: shell.args({ command: `echo conformance > '${sandbox.work}/${MARKER_FILE}'` }),
-    };
-  };
-}
-
 // Both directions of the bypass are the session's (suite/cli/capability_session.ts): the first run has it, the
 // fresh run has it taken out. The allow-list's and the root's restricted directions run on their own, with the
 // session's first run as their control.
@@ -234,7 +225,7 @@ const toolAllowlist: Check = async (context, positive) => {
   }
   return await allowListOnResume(context, what) ?? await effect(context, {
     key: `shell-marker tools=${context.behavior.tools.read.name}`,
-    call: shellMarker(context),
+    call: (sandbox) => shellMarkerCall(context.behavior, sandbox, MARKER_FILE),
     effect: (sandbox) => `${sandbox.work}/${MARKER_FILE}`,
     request: () => ({ tools: [context.behavior.tools.read.name] }),
     what,

@@ -92,6 +92,14 @@ export const PROBE_FILE = "conformance-probe.txt";
 /** The file a tool-effect check's model has a tool create. */
 export const MARKER_FILE = "conformance-marker.txt";
 
+/** The host's shell tool call that writes `file` in the sandbox's working folder. */
+export function shellMarkerCall(behavior: ToolBehavior, sandbox: Sandbox, file: string) {
+  return {
+    name: behavior.tools.shell.name,
+    arguments: behavior.tools.shell.args({ command: `echo conformance > '${sandbox.work}/${file}'` }),
+  };
+}
+
 /** Whether `path` exists. */
 export async function exists(path: string): Promise<boolean> {
   try {

@@ -26,6 +26,7 @@ import {
   runLimit,
   type Sandbox,
   sharedRun,
+  shellMarkerCall,
   stage,
   toolsOffered,
 } from "./capability_run.ts";
@@ -143,15 +144,11 @@ export function plainSession(context: CheckContext): Promise<PlainSession> {
     const promptWord = word();
     const agentWord = word();
     const probeWord = word();
-    const { read, shell, write } = behavior.tools;
-    const shellCall = (sandbox: Sandbox, file: string) => ({
-      name: shell.name,
-      arguments: shell.args({ command: `echo conformance > '${sandbox.work}/${file}'` }),
-    });
+    const { read, write } = behavior.tools;
     await using staged = await stage((sandbox) => ({
       toolCalls: [
         { name: read.name, arguments: read.args({ path: `${sandbox.work}/${PROBE_FILE}` }) },
-        shellCall(sandbox, MARKER_FILE),
+        shellMarkerCall(behavior, sandbox, MARKER_FILE),
         { name: write.name, arguments: write.args({ path: `${sandbox.home}/${MARKER_FILE}`, content: "x" }) },
       ],
       finalText: "OK",
@@ -199,7 +196,10 @@ export function plainSession(context: CheckContext): Promise<PlainSession> {
           ? "agent"
           : null;
       if (extra === "allow-list") {
-        model.rescript({ toolCalls: [shellCall(sandbox, ALLOWLIST_MARKER)], finalText: "OK" });
+        model.rescript({
+          toolCalls: [shellMarkerCall(behavior, sandbox, ALLOWLIST_MARKER)],
+          finalText: "OK",
+        });
       }
       resumed = await next(
         "resume",
@@ -219,7 +219,7 @@ export function plainSession(context: CheckContext): Promise<PlainSession> {
       else if (landed) resumedWithAllowList = { ...resumed, effect: landed };
     }
     const freshPath = runner.goldenPaths.includes("blocking-json") ? "blocking-json" : "streaming";
-    model.rescript({ toolCalls: [shellCall(sandbox, UNBYPASSED_MARKER)], finalText: "OK" });
+    model.rescript({ toolCalls: [shellMarkerCall(behavior, sandbox, UNBYPASSED_MARKER)], finalText: "OK" });
     const unbypassed = {
       ...await next(
         freshPath,
