@@ -19,6 +19,11 @@ function base(request: InvocationRequest, format: string | null): string[] {
   ];
 }
 
+/** The schema flag, on every path that prints a result (stream-json carries it in its `result` line too). */
+function schema(request: InvocationRequest): string[] {
+  return opt("--json-schema", request.jsonSchema);
+}
+
 /** The qwen host. */
 export const qwen = defineRealHost({
   id: "qwen",
@@ -43,15 +48,19 @@ export const qwen = defineRealHost({
   stderrNoise: [/^Ripgrep not available: .*Falling back to built-in grep\.$/],
   envAllow: ["OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL", "DASHSCOPE_API_KEY", "QWEN_*"],
   paths: {
-    "streaming": (request) => ({ args: [...base(request, "stream-json"), request.prompt] }),
+    "streaming": (request) => ({
+      args: [...base(request, "stream-json"), ...schema(request), request.prompt],
+    }),
     "blocking-json": (request) => ({
       args: [
         ...base(request, "json"),
-        ...(request.jsonSchema ? ["--json-schema", request.jsonSchema, "--chat-recording", "false"] : []),
+        ...(request.jsonSchema ? [...schema(request), "--chat-recording", "false"] : []),
         request.prompt,
       ],
     }),
-    "resume": (request) => ({ args: [...base(request, "stream-json"), "--continue", request.prompt] }),
+    "resume": (request) => ({
+      args: [...base(request, "stream-json"), "--continue", ...schema(request), request.prompt],
+    }),
     "detached": (request) => ({ args: [...base(request, null), request.prompt] }),
     "version-check": () => ({ args: ["--version"] }),
   },

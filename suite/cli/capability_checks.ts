@@ -11,7 +11,13 @@
 import { summarizeObservation } from "../../src/exec/observation.ts";
 import type { ScriptedRequest } from "../../src/mock_model/script.ts";
 import { fail, type Outcome, pass, skip } from "../../src/outcome.ts";
-import { judgeRoundTrip, processProblems } from "./capability_judge.ts";
+import {
+  judgeRoundTrip,
+  judgeStructured,
+  processProblems,
+  STRUCTURED_SCHEMA,
+  structuredToolsOffered,
+} from "./capability_judge.ts";
 import {
   type CapabilityRun,
   type Check,
@@ -49,13 +55,6 @@ export const BEHAVIOR_FLAGS = [
 
 /** One of {@linkcode BEHAVIOR_FLAGS}. */
 export type BehaviorFlag = typeof BEHAVIOR_FLAGS[number];
-
-const SCHEMA = {
-  type: "object",
-  properties: { answer: { type: "string" } },
-  required: ["answer"],
-  additionalProperties: false,
-};
 
 /** `tool-round-trip`: the session's first run, whose model reads the probe file first. */
 export async function toolRoundTrip(context: CheckContext): Promise<Outcome> {
@@ -253,22 +252,41 @@ const workspaceSandboxed: Check = (context, positive) =>
       "a write outside the working folder with no workspace root set",
     );
 
+/**
+ * `structuredOutput-positive` judged on the session's resume that was given the schema, or `null` when that run
+ * cannot say: there is none, or the check does not pass there. The check then runs on its own, so a failure is
+ * never the resume's.
+ */
+async function schemaOnResume(context: CheckContext): Promise<Outcome | null> {
+  const declared = context.behavior.structuredOutput;
+  if (!declared || !context.runner.goldenPaths.includes("resume")) return null;
+  const session = await plainSession(context);
+  const resumed = session.resumedWithSchema;
+  if (!resumed) return null;
+  const outcome = judgeStructured(declared, resumed.run, false, resumed.requests, session.schemaWord, {
+    ...summarizeObservation(resumed.run.observation),
+    mockTurns: session.turns,
+    path: "resume",
+    run: "the session's resume, given the schema",
+    args: [...resumed.run.args],
+  });
+  return outcome.status === "PASS" ? outcome : null;
+}
+
 const structuredOutput: Check = async (context, positive) => {
   const { runner, behavior, nonce } = context;
   const declared = behavior.structuredOutput;
   if (positive && !declared) return skip("no structured-output tool declared in its host file");
   const path = runner.goldenPaths.includes("blocking-json") ? "blocking-json" : "streaming";
   if (!positive) {
-    // The control is the session's: no schema, so no structured-output tool offered (every run of it) and,
-    // on a document path, no structured value in the fresh run's result.
+    // The control is the session's: no schema, so no structured-output tool offered (the first run and the
+    // fresh run; a resume may carry the schema) and, on a document path, no structured value in the fresh run.
     const session = await plainSession(context);
     const failure = firstRunFailure(session);
     if (failure) return failure;
     const document = session.fresh.path === "blocking-json";
     const requests = [...session.first.requests, ...session.fresh.requests];
-    const structuredTools = toolsOffered(requests).filter((name) =>
-      name === declared?.tool || /structured.?output/i.test(name)
-    );
+    const structuredTools = structuredToolsOffered(toolsOffered(requests), declared);
     const value = document && declared ? declared.read(session.fresh.run.stdout) : undefined;
     const judged = document ? session.fresh.run.observation : session.first.run.observation;
     const info = { ...summarizeObservation(judged), path, structured: value ?? null, structuredTools };
@@ -284,6 +302,8 @@ const structuredOutput: Check = async (context, positive) => {
     }
     return must.length > 0 ? fail(must.join("; "), info) : pass(info);
   }
+  const merged = await schemaOnResume(context);
+  if (merged) return merged;
   await using staged = await stage(() => ({
     toolCall: { name: declared!.tool, arguments: { answer: nonce } },
     finalText: "DONE",
@@ -292,31 +312,16 @@ const structuredOutput: Check = async (context, positive) => {
   const run = await runCapability({
     runner,
     path,
-    request: { prompt: "Answer with the code word.", jsonSchema: JSON.stringify(SCHEMA) },
+    request: { prompt: "Answer with the code word.", jsonSchema: STRUCTURED_SCHEMA },
     sandbox,
     model,
     wallTimeoutMs: runLimit(context),
     signal: context.signal,
   });
-  const journal = model.journal();
-  const value = declared!.read(run.stdout);
-  const offered = toolsOffered(journal);
-  const structuredTools = offered.filter((name) =>
-    name === declared?.tool || /structured.?output/i.test(name)
-  );
-  const info = details(run.observation, model, { path, structured: value ?? null, structuredTools });
-  const must = processProblems(run.observation);
-  if (journal.every((request) => request.turn === "side")) must.push("the run never reached the model");
-  if (!structuredTools.includes(declared!.tool)) {
-    must.push(`the schema'd request offered no "${declared!.tool}" tool (offered [${offered.join(", ")}])`);
-  }
-  const answer = (value as { answer?: unknown } | undefined)?.answer;
-  if (typeof value !== "object" || value === null || typeof answer !== "string") {
-    must.push(`the result carries no structured value matching the schema: ${JSON.stringify(value)}`);
-  } else if (answer !== nonce || Object.keys(value).length !== 1) {
-    must.push(`the structured value ${JSON.stringify(value)} is not the model's {"answer":"${nonce}"}`);
-  }
-  return must.length > 0 ? fail(must.join("; "), info) : pass(info);
+  return judgeStructured(declared!, run, path === "blocking-json", model.journal(), nonce, {
+    ...details(run.observation, model),
+    path,
+  });
 };
 
 /** Every flag's check. */

@@ -5,6 +5,7 @@
  * @module
  */
 import type { HostRunner } from "../../src/exec/host_runner.ts";
+import type { ToolBehavior } from "../../src/exec/tool_behavior.ts";
 import type { Observation } from "../../src/exec/observation.ts";
 import type { NormalizedEvent, ToolCallEvent, ToolResultEvent } from "../../src/normalize/events.ts";
 import { reportedUsage, type ScriptedRequest } from "../../src/mock_model/script.ts";
@@ -143,4 +144,68 @@ export function judgeRoundTrip(
     return warn(`${runner.name}'s stream reports no usage, so the totals cannot be compared`, facts);
   }
   return pass(facts);
+}
+
+/** The schema a structured-output run is given: one string field, which the model fills with a nonce. */
+export const STRUCTURED_SCHEMA = JSON.stringify({
+  type: "object",
+  properties: { answer: { type: "string" } },
+  required: ["answer"],
+  additionalProperties: false,
+});
+
+/** What a host file says of its structured output (its `toolBehavior.structuredOutput`). */
+export type StructuredDeclaration = NonNullable<ToolBehavior["structuredOutput"]>;
+
+/**
+ * The structured value a run returned: the document's (the host file's reader) on the blocking-JSON path, else
+ * the stream's terminal event's; `undefined` when there is none.
+ */
+export function structuredValue(
+  declared: StructuredDeclaration,
+  document: boolean,
+  stdout: string,
+  observation: Observation,
+): unknown {
+  if (document) return declared.read(stdout);
+  return observation.events.findLast((event) => event.kind === "terminal")?.structured;
+}
+
+/** The structured-output tools among those the requests offered: the declared one, or any so named. */
+export function structuredToolsOffered(
+  offered: readonly string[],
+  declared?: StructuredDeclaration,
+): string[] {
+  return offered.filter((name) => name === declared?.tool || /structured.?output/i.test(name));
+}
+
+/**
+ * Judges `structuredOutput-positive` on a run given {@linkcode STRUCTURED_SCHEMA} whose model called the declared
+ * tool with `{answer: nonce}`: it ended cleanly, reached the model, was offered that tool, and returned exactly
+ * that value.
+ */
+export function judgeStructured(
+  declared: StructuredDeclaration,
+  run: { readonly observation: Observation; readonly stdout: string },
+  document: boolean,
+  journal: readonly ScriptedRequest[],
+  nonce: string,
+  info: Record<string, unknown>,
+): Outcome {
+  const value = structuredValue(declared, document, run.stdout, run.observation);
+  const offered = [...new Set(journal.flatMap((request) => request.tools))];
+  const structuredTools = structuredToolsOffered(offered, declared);
+  const facts = { ...info, structured: value ?? null, structuredTools };
+  const must = processProblems(run.observation);
+  if (journal.every((request) => request.turn === "side")) must.push("the run never reached the model");
+  if (!structuredTools.includes(declared.tool)) {
+    must.push(`the schema'd request offered no "${declared.tool}" tool (offered [${offered.join(", ")}])`);
+  }
+  const answer = (value as { answer?: unknown } | undefined)?.answer;
+  if (typeof value !== "object" || value === null || typeof answer !== "string") {
+    must.push(`the result carries no structured value matching the schema: ${JSON.stringify(value)}`);
+  } else if (answer !== nonce || Object.keys(value).length !== 1) {
+    must.push(`the structured value ${JSON.stringify(value)} is not the model's {"answer":"${nonce}"}`);
+  }
+  return must.length > 0 ? fail(must.join("; "), facts) : pass(facts);
 }

@@ -3,8 +3,9 @@
  * and writes outside the working folder, then its resume and a fresh run without the permission bypass. It
  * serves every check that needs the host as it is: the tool round trip, the controls of the allow-list and the
  * workspace root, the permission bypass at work and taken out, the structured-output and agent controls, both
- * sides of `resume` and, where the host keeps them on resume, the agent selected or the allow-list; the checks
- * of `resume` and `agentSelect` are here. The other restrictions run on their own (suite/cli/capability_checks.ts).
+ * sides of `resume` and, where the host keeps them on resume, the allow-list, the agent selected or the schema;
+ * the checks of `resume` and `agentSelect` are here. The other restrictions run on their own
+ * (suite/cli/capability_checks.ts).
  *
  * @module
  */
@@ -12,7 +13,7 @@ import type { GoldenPath, HostRunner, InvocationRequest } from "../../src/exec/h
 import { summarizeObservation } from "../../src/exec/observation.ts";
 import type { ScriptedRequest } from "../../src/mock_model/script.ts";
 import { fail, type Outcome, pass, skip } from "../../src/outcome.ts";
-import { carries, processProblems } from "./capability_judge.ts";
+import { carries, processProblems, STRUCTURED_SCHEMA } from "./capability_judge.ts";
 import {
   after,
   type CapabilityRun,
@@ -49,13 +50,14 @@ export interface SessionRun {
 }
 
 /**
- * One sandbox, three runs in turn (a fourth or fifth only when a combined run was not clean, see below). The
- * first is the host as it is, with the host's agent files (if any) in the working folder but no agent selected
- * and a code word in its prompt; its model asks for three tools one after another: read a probe file in the
- * working folder, run a shell command that writes a marker there, and write a file in the home folder, outside
- * the working folder. Then its resume, text only, and a fresh run with the permission bypass taken out, on the
- * host's document path where it has one, whose model asks for a shell command writing a second marker. The
- * words are the session's own, so whichever check starts it, every check judges by the same.
+ * One sandbox, three runs in turn (a fourth or fifth only when a combined run was not clean or could not say,
+ * see below). The first is the host as it is, with the host's agent files (if any) in the working folder but
+ * no agent selected and a code word in its prompt; its model asks for three tools one after another: read a
+ * probe file in the working folder, run a shell command that writes a marker there, and write a file in the
+ * home folder, outside the working folder. Then its resume, text only, and a fresh run with the permission
+ * bypass taken out, on the host's document path where it has one, whose model asks for a shell command
+ * writing a second marker. The words are the session's own, so whichever check starts it, every check judges
+ * by the same.
  *
  * Two runs serve two checks each, and only where no check can pass by the other's doing: each carries at most
  * one refusal, and the other check looks for something that must be present, or absent for reasons the
@@ -65,7 +67,9 @@ export interface SessionRun {
  *   tool), and `resume` looks for the first run's code word in its request. Else, where the host keeps an
  *   agent selection on resume, the resume selects the agent: `agentSelect` looks for the agent's word, which
  *   cannot appear by the resume's doing (it is judged only when the first run, unselected, did not carry it).
- *   (Never both: an agent may restrict tools itself.) When the resume is not clean (it did not end cleanly or
+ *   Else, where the host takes a schema on resume, the resume is given the schema and its model answers through
+ *   the structured-output tool: `structuredOutput-positive` looks for the value, which only the schema can
+ *   bring. (One of the three at most: an agent may restrict tools itself, and so might a schema.) When the resume is not clean (it did not end cleanly or
  *   did not carry the first run), `resume` gets a resume of its own, and the other check its own run (the
  *   check's); so does the other check whenever it does not pass on the resume, so that what it finds is never
  *   the resume's doing.
@@ -73,6 +77,10 @@ export interface SessionRun {
  *   (a new session must not carry the first) and of `structuredOutput` (no schema, no structured value): taking
  *   the bypass out changes neither what a new session remembers nor whether a schema was given. Its refusal may
  *   end the host non-zero or stopped; the controls then judge a clean fresh run of their own.
+ * - Where the resume did not carry the agent and the fresh run's path keeps one, the fresh run selects it too:
+ *   `agentSelect-positive` looks for the agent's word, which the bypass taken out cannot bring. The refusal is
+ *   judged there only when the shell command ran anyway (no agent makes a refused tool run); when it was
+ *   refused, which the agent may have done, the bypass taken out gets a run of its own without the agent.
  */
 interface PlainSession {
   readonly promptWord: string;
@@ -88,6 +96,14 @@ interface PlainSession {
   readonly resumed?: SessionRun;
   /** The resume that selected the agent, when it was clean for `resume` (see above); else absent. */
   readonly resumedWithAgent?: SessionRun;
+  /**
+   * The fresh run without the bypass that selected the agent (see above), where the resume did not carry it and
+   * the fresh run's path keeps it; else absent.
+   */
+  readonly freshWithAgent?: SessionRun;
+  /** The resume given the schema, when it was clean for `resume`; else absent. Its model answers `schemaWord`. */
+  readonly resumedWithSchema?: SessionRun;
+  readonly schemaWord: string;
   /** The resume restricted to the read tool, and its shell marker, when it was clean for `resume`; else absent. */
   readonly resumedWithAllowList?: SessionRun & { readonly effect: SessionEffect };
   /** The fresh run without the permission bypass, and its shell marker, which must not land. */
@@ -127,10 +143,15 @@ export const UNBYPASSED_MARKER = "conformance-marker-unbypassed.txt";
 /** The marker the resume's shell command would write when the resume carries the allow-list. */
 export const ALLOWLIST_MARKER = "conformance-marker-allowlist.txt";
 
-/** Whether the host's resume invocation keeps `extra` (its argv changes with it, and builds). */
-function keepsOnResume(runner: HostRunner, workingDir: string, extra: Partial<InvocationRequest>): boolean {
+/** Whether the host's invocation on `path` keeps `extra` (its argv changes with it, and builds). */
+function keepsOn(
+  runner: HostRunner,
+  path: GoldenPath,
+  workingDir: string,
+  extra: Partial<InvocationRequest>,
+): boolean {
   const argv = (more: Partial<InvocationRequest>) =>
-    JSON.stringify(runner.build("resume", { prompt: "Reply OK.", workingDir, ...more }).args);
+    JSON.stringify(runner.build(path, { prompt: "Reply OK.", workingDir, ...more }).args);
   try {
     return argv(extra) !== argv({});
   } catch {
@@ -144,6 +165,7 @@ export function plainSession(context: CheckContext): Promise<PlainSession> {
     const promptWord = word();
     const agentWord = word();
     const probeWord = word();
+    const schemaWord = word();
     const { read, write } = behavior.tools;
     await using staged = await stage((sandbox) => ({
       toolCalls: [
@@ -186,19 +208,29 @@ export function plainSession(context: CheckContext): Promise<PlainSession> {
     let resumed: SessionRun | undefined;
     let resumedWithAgent: SessionRun | undefined;
     let resumedWithAllowList: (SessionRun & { effect: SessionEffect }) | undefined;
+    let resumedWithSchema: SessionRun | undefined;
+    let extra: "allow-list" | "agent" | "schema" | null = null;
+    const agentSelectable = behavior.agentFiles !== undefined && runner.capabilities.agentSelect;
     if (runner.goldenPaths.includes("resume")) {
       const allowed = [read.name];
-      const extra =
-        runner.capabilities.toolAllowlist && keepsOnResume(runner, sandbox.work, { tools: allowed })
-          ? "allow-list"
-          : behavior.agentFiles !== undefined && runner.capabilities.agentSelect &&
-              keepsOnResume(runner, sandbox.work, { agent: AGENT })
-          ? "agent"
-          : null;
+      const keeps = (more: Partial<InvocationRequest>) => keepsOn(runner, "resume", sandbox.work, more);
+      const declared = behavior.structuredOutput;
+      extra = runner.capabilities.toolAllowlist && keeps({ tools: allowed })
+        ? "allow-list"
+        : agentSelectable && keeps({ agent: AGENT })
+        ? "agent"
+        : declared && runner.capabilities.structuredOutput && keeps({ jsonSchema: STRUCTURED_SCHEMA })
+        ? "schema"
+        : null;
       if (extra === "allow-list") {
         model.rescript({
           toolCalls: [shellMarkerCall(behavior, sandbox, ALLOWLIST_MARKER)],
           finalText: "OK",
+        });
+      } else if (extra === "schema") {
+        model.rescript({
+          toolCall: { name: declared!.tool, arguments: { answer: schemaWord } },
+          finalText: "DONE",
         });
       }
       resumed = await next(
@@ -207,6 +239,8 @@ export function plainSession(context: CheckContext): Promise<PlainSession> {
           ? { prompt: "Reply OK.", agent: AGENT }
           : extra === "allow-list"
           ? { prompt: "Do what the task says, then reply OK.", tools: allowed }
+          : extra === "schema"
+          ? { prompt: "Answer with the code word.", jsonSchema: STRUCTURED_SCHEMA }
           : { prompt: "Reply OK." },
       );
       const landed = extra === "allow-list" ? await effect(0, `${sandbox.work}/${ALLOWLIST_MARKER}`) : null;
@@ -216,18 +250,25 @@ export function plainSession(context: CheckContext): Promise<PlainSession> {
         model.rescript({ finalText: "OK" });
         resumed = await next("resume", { prompt: "Reply OK." });
       } else if (extra === "agent") resumedWithAgent = resumed;
+      else if (extra === "schema") resumedWithSchema = resumed;
       else if (landed) resumedWithAllowList = { ...resumed, effect: landed };
     }
     const freshPath = runner.goldenPaths.includes("blocking-json") ? "blocking-json" : "streaming";
-    model.rescript({ toolCalls: [shellMarkerCall(behavior, sandbox, UNBYPASSED_MARKER)], finalText: "OK" });
-    const unbypassed = {
-      ...await next(
-        freshPath,
-        { prompt: "Do what the task says, then reply OK." },
-        behavior.permissionSkipArgs,
-      ),
-      effect: await effect(0, `${sandbox.work}/${UNBYPASSED_MARKER}`),
+    // The agent rides on the fresh run where the resume could not carry it (see PlainSession).
+    const agentOnFresh = extra !== "agent" && agentSelectable &&
+      keepsOn(runner, freshPath, sandbox.work, { agent: AGENT });
+    const unbypassedRun = async (agent: boolean) => {
+      model.rescript({ toolCalls: [shellMarkerCall(behavior, sandbox, UNBYPASSED_MARKER)], finalText: "OK" });
+      const prompt = "Do what the task says, then reply OK.";
+      return {
+        ...await next(freshPath, agent ? { prompt, agent: AGENT } : { prompt }, behavior.permissionSkipArgs),
+        effect: await effect(0, `${sandbox.work}/${UNBYPASSED_MARKER}`),
+      };
     };
+    let unbypassed = await unbypassedRun(agentOnFresh);
+    const freshWithAgent = agentOnFresh ? unbypassed : undefined;
+    // A refusal there may be the agent's doing: the bypass taken out then gets a run without the agent.
+    if (agentOnFresh && !unbypassed.effect.landed) unbypassed = await unbypassedRun(false);
     let fresh: SessionRun = unbypassed;
     if (processProblems(unbypassed.run.observation).length > 0) {
       model.rescript({ finalText: "OK" });
@@ -243,6 +284,9 @@ export function plainSession(context: CheckContext): Promise<PlainSession> {
       ...(resumed ? { resumed } : {}),
       ...(resumedWithAgent ? { resumedWithAgent } : {}),
       ...(resumedWithAllowList ? { resumedWithAllowList } : {}),
+      ...(resumedWithSchema ? { resumedWithSchema } : {}),
+      ...(freshWithAgent ? { freshWithAgent } : {}),
+      schemaWord,
       unbypassed,
       fresh: { ...fresh, path: freshPath },
       turns: model.journal().map((request) => request.turn),
@@ -287,25 +331,30 @@ export const resume: Check = async (context, positive) => {
 };
 
 /**
- * `agentSelect-positive` judged on the session's resume that selected the agent, or `null` when that run cannot
- * say (no such run, the first run failed, or its unselected request already carried the agent's word): the
- * check then runs on its own. A resume that selected the agent but did not carry its word is not judged either:
- * the resume path may drop what a fresh run keeps, so the check's own run decides.
+ * `agentSelect-positive` judged on the session's run that selected the agent (its resume, or else its fresh
+ * run), or `null` when no run can say (there is none, the first run failed, or its unselected request already
+ * carried the agent's word): the check then runs on its own. A run that selected the agent but did not carry
+ * its word is not judged either: that path may drop what a plain run keeps, so the check's own run decides.
  */
-async function agentOnResume(context: CheckContext): Promise<Outcome | null> {
-  if (!context.runner.goldenPaths.includes("resume")) return null;
+async function agentOnSession(context: CheckContext): Promise<Outcome | null> {
   const session = await plainSession(context);
-  const resumed = session.resumedWithAgent;
-  if (!resumed || firstRunFailure(session)) return null;
+  if (firstRunFailure(session)) return null;
   if (session.first.requests.some((request) => carries(request, session.agentWord))) return null;
-  if (!resumed.requests.some((request) => carries(request, session.agentWord))) return null;
-  return pass({
-    ...summarizeObservation(resumed.run.observation),
-    mockTurns: session.turns,
-    run: "the session's resume, with the agent selected",
-    args: [...resumed.run.args],
-    carried: true,
-  });
+  const runs = [
+    [session.resumedWithAgent, "the session's resume, with the agent selected"],
+    [session.freshWithAgent, "the session's fresh run without the bypass, with the agent selected"],
+  ] as const;
+  for (const [selected, label] of runs) {
+    if (!selected?.requests.some((request) => carries(request, session.agentWord))) continue;
+    return pass({
+      ...summarizeObservation(selected.run.observation),
+      mockTurns: session.turns,
+      run: label,
+      args: [...selected.run.args],
+      carried: true,
+    });
+  }
+  return null;
 }
 
 export const agentSelect: Check = async (context, positive) => {
@@ -326,7 +375,7 @@ export const agentSelect: Check = async (context, positive) => {
       ? fail("the agent's instructions reach the model although no agent was selected", info)
       : pass(info);
   }
-  const merged = await agentOnResume(context);
+  const merged = await agentOnSession(context);
   if (merged) return merged;
   const agentWord = word();
   const files = behavior.agentFiles(AGENT, agentInstructions(agentWord));

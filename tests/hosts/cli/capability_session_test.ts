@@ -8,18 +8,23 @@
  * - with none, the resume that selects the agent judges `agentSelect-positive`, and the fresh run without the
  *   bypass is both `permissionSkip-negative` and the controls of `resume` and `structuredOutput`: three runs;
  *   where it claims an allow-list, the resume allowing only Read judges `toolAllowlist-positive` instead (and
- *   never with the agent, which then has its own run);
+ *   never with the agent, which then rides on the fresh run);
  * - when the resume drops the allow-list, the refusal does not pass there and the allow-list runs on its own;
  * - when the refusal ends the host non-zero, `permissionSkip-negative` still passes (a refusal may), and the
  *   controls get a clean fresh run of their own;
  * - when the host cannot resume with an agent, `resume` gets a resume of its own and `agentSelect` its own run;
  * - when the host sends the agent's file unselected, the control fails and the selected agent is judged on its
  *   own run, never on the resume;
+ * - where its resume drops the agent, the fresh run without the bypass selects it; a refusal there may be the
+ *   agent's, so the bypass taken out gets its own run, while a Bash that ran anyway is judged there;
+ * - where it claims only a schema, the resume given the schema judges `structuredOutput-positive`; when the
+ *   resume drops the schema, that check runs on its own;
  * - when Bash runs without the bypass, `permissionSkip-negative` fails on the combined run.
  */
 import assert from "node:assert/strict";
 import { capabilities, defineRealHost, opt } from "../../../hosts/cli/_real_host.ts";
 import type { InvocationRequest } from "../../../src/exec/host_runner.ts";
+import { structuredOutputField } from "../../../src/exec/tool_behavior.ts";
 import type { Outcome } from "../../../src/outcome.ts";
 import { capabilityBehaviorTier } from "../../../suite/cli/capability_behavior.ts";
 import { headlessSettings } from "../../_settings.ts";
@@ -40,7 +45,7 @@ const session = crypto.randomUUID();
 const usage = { input_tokens: 0, output_tokens: 0 };
 const line = (event) => console.log(JSON.stringify({ ...event, session_id: session }));
 const result = (text, error) => ({ type: "result", subtype: error ? "error_during_execution" : "success",
-  is_error: error, result: text, usage });
+  is_error: error, result: text, usage, ...(structured === undefined ? {} : { structured_output: structured }) });
 if (agent && has("--continue") && fault === "agent-breaks-resume") {
   console.error("standin: --agent cannot be given with --continue");
   Deno.exit(3);
@@ -54,8 +59,12 @@ else if (fault === "agent-always") {
 }
 const listed = value("--tools")?.split(",");
 const allowed = has("--continue") && fault === "allowlist-ignored-on-resume" ? undefined : listed;
-const tools = ["Read", "Write", "Bash"].filter((name) => !allowed || allowed.includes(name)).map((name) => ({
+const schema = has("--continue") && fault === "schema-ignored-on-resume" ? undefined : value("--json-schema");
+const names = ["Read", "Write", "Bash"].filter((name) => !allowed || allowed.includes(name));
+if (schema) names.push("StructuredOutput");
+const tools = names.map((name) => ({
   type: "function", function: { name, description: name, parameters: { type: "object", properties: {} } } }));
+let structured;
 async function run(name, input) {
   if (name === "Read") return await Deno.readTextFile(input.path);
   if (name === "Write") return (await Deno.writeTextFile(input.path, input.content), "written");
@@ -84,7 +93,8 @@ for (let round = 0; round < 8; round++) {
   for (const call of message.tool_calls) {
     const input = JSON.parse(call.function.arguments);
     let output;
-    if (allowed && !allowed.includes(call.function.name)) output = "no such tool: " + call.function.name;
+    if (!names.includes(call.function.name)) output = "no such tool: " + call.function.name;
+    else if (call.function.name === "StructuredOutput") output = (structured = input, "accepted");
     else if (call.function.name === "Bash" && !has("--yolo") && fault !== "no-permissions") {
       if (fault === "refusal-exits") {
         (document ? (e) => console.log(JSON.stringify(e)) : line)(result("Bash needs --yolo", true));
@@ -121,15 +131,19 @@ const argv = (request: InvocationRequest, format: string, resume = false) => [
   "--yolo",
   ...opt("--agent", request.agent),
   ...opt("--tools", request.tools?.join(",")),
+  ...opt("--json-schema", request.jsonSchema),
   ...(resume ? ["--continue"] : []),
 ];
 
-/** What a stand-in claims beyond the bypass: an agent from files, an allow-list, or both. */
-type Claims = "agent" | "allow-list" | "both";
+/**
+ * What a stand-in claims beyond the bypass: an agent from files, an allow-list, both, a schema alone, or an
+ * agent its host file drops on resume (as kimi's does).
+ */
+type Claims = "agent" | "allow-list" | "both" | "schema" | "agent-fresh";
 
 /** The stand-in as a host, with `fault` in its environment. */
 function standIn(fault: string, claims: Claims) {
-  const agents = claims !== "allow-list";
+  const agents = claims === "agent" || claims === "both" || claims === "agent-fresh";
   return defineRealHost({
     id: `standin-${fault}-${claims}`,
     binary,
@@ -141,14 +155,18 @@ function standIn(fault: string, claims: Claims) {
       "streaming",
       "permissionSkip",
       ...(agents ? ["agentSelect" as const] : []),
-      ...(claims !== "agent" ? ["toolAllowlist" as const] : []),
+      ...(claims === "allow-list" || claims === "both" ? ["toolAllowlist" as const] : []),
+      ...(claims === "schema" ? ["structuredOutput" as const] : []),
     ),
     streamShape: { init: "required", terminal: "event" },
     envAllow: [],
     paths: {
       "streaming": (request) => ({ args: argv(request, "stream-json") }),
       "blocking-json": (request) => ({ args: argv(request, "json") }),
-      "resume": (request) => ({ args: argv(request, "stream-json", true) }),
+      "resume": (request) => {
+        const { agent: _, ...kept } = request;
+        return { args: argv(claims === "agent-fresh" ? kept : request, "stream-json", true) };
+      },
       "version-check": () => ({ args: ["--version"] }),
     },
     unsupportedPaths: { "detached": "it has no plain-text mode" },
@@ -159,6 +177,9 @@ function standIn(fault: string, claims: Claims) {
         shell: { name: "Bash", args: ({ command }) => ({ command }) },
       },
       permissionSkipArgs: ["--yolo"],
+      ...(claims === "schema"
+        ? { structuredOutput: { tool: "StructuredOutput", read: structuredOutputField } }
+        : {}),
       ...(agents
         ? {
           agentFiles: (name: string, instructions: string) => ({
@@ -177,6 +198,7 @@ const CASES = [
   "resume-positive",
   "resume-negative",
   "structuredOutput-negative",
+  "structuredOutput-positive",
   "agentSelect-positive",
   "agentSelect-negative",
 ] as const;
@@ -187,10 +209,12 @@ async function session(fault: string, claims: Claims = "agent"): Promise<Record<
   const { entry } = standIn(fault, claims);
   const settings = headlessSettings({ mockModel: true, timeoutMultiplier: 2 });
   const tests = capabilityBehaviorTier.list(entry, settings);
-  const listed = CASES.filter((name) =>
-    !(claims === "allow-list" && name === "agentSelect-positive") &&
-    !(claims === "agent" && name === "toolAllowlist-positive")
-  );
+  const claimed: Record<string, boolean> = {
+    "agentSelect-positive": claims === "agent" || claims === "both" || claims === "agent-fresh",
+    "toolAllowlist-positive": claims === "allow-list" || claims === "both",
+    "structuredOutput-positive": claims === "schema",
+  };
+  const listed = CASES.filter((name) => claimed[name] ?? true);
   const outcomes = await Promise.all(listed.map((name) => {
     const test = tests.find((candidate) => candidate.id === `cli/capability-behavior/${name}`);
     assert.ok(test, `the tier lists ${name}`);
@@ -209,7 +233,9 @@ function statuses(outcomes: Record<Case, Outcome>): Record<string, string> {
 }
 
 const ALL_PASS = Object.fromEntries(
-  CASES.filter((name) => name !== "toolAllowlist-positive").map((name) => [name, "PASS"]),
+  CASES.filter((name) => name !== "toolAllowlist-positive" && name !== "structuredOutput-positive").map((
+    name,
+  ) => [name, "PASS"]),
 );
 // The first run's three tool calls and final answer, the resume's answer, the fresh run's call and answer.
 const THREE_RUNS = ["tool-call", "tool-call", "tool-call", "final", "final", "tool-call", "final"];
@@ -229,7 +255,7 @@ Deno.test("a clean host: three runs; the resume judges the agent, the fresh run 
 Deno.test("a host with an allow-list and no agent files: the resume allowing only Read judges the allow-list", async () => {
   const outcomes = await session("none", "allow-list");
   assert.equal(outcomes["agentSelect-negative"].status, "SKIP");
-  for (const name of CASES.filter((name) => !name.startsWith("agentSelect"))) {
+  for (const name of CASES.filter((name) => !name.startsWith("agentSelect") && name in outcomes)) {
     assert.equal(outcomes[name].status, "PASS", `${name}: ${outcomes[name].message}`);
   }
   const allowList = outcomes["toolAllowlist-positive"].details as { run?: string; args: string[] };
@@ -238,13 +264,18 @@ Deno.test("a host with an allow-list and no agent files: the resume allowing onl
   assert.deepEqual(turns(outcomes["resume-positive"]), THREE_RUNS.toSpliced(4, 1, "tool-call", "final"));
 });
 
-Deno.test("a host with both: the resume carries the allow-list, never with the agent, which runs on its own", async () => {
+Deno.test("a host with both: the resume carries the allow-list, never with the agent, which rides on the fresh run", async () => {
   const outcomes = await session("none", "both");
-  for (const name of CASES) assert.equal(outcomes[name].status, "PASS", `${name}: ${outcomes[name].message}`);
+  for (const [name, outcome] of Object.entries(outcomes)) {
+    assert.equal(outcome.status, "PASS", `${name}: ${outcome.message}`);
+  }
   const allowList = outcomes["toolAllowlist-positive"].details as { run?: string; args: string[] };
   assert.equal(allowList.run, "the session's resume, allowing only the read tool");
   assert.ok(!allowList.args.includes("--agent"));
-  assert.equal((outcomes["agentSelect-positive"].details as { run?: string }).run, undefined);
+  assert.equal(
+    (outcomes["agentSelect-positive"].details as { run?: string }).run,
+    "the session's fresh run without the bypass, with the agent selected",
+  );
 });
 
 Deno.test("an allow-list the resume drops: the refusal does not pass there, so it runs on its own", async () => {
@@ -254,6 +285,56 @@ Deno.test("an allow-list the resume drops: the refusal does not pass there, so i
   assert.equal(allowList.run, undefined);
   assert.ok(!allowList.args.includes("--continue"));
   assert.equal(outcomes["resume-positive"].status, "PASS");
+});
+
+Deno.test("a host with a schema and neither an agent nor an allow-list: the resume given the schema judges it", async () => {
+  const outcomes = await session("none", "schema");
+  for (const [name, outcome] of Object.entries(outcomes)) {
+    assert.equal(
+      outcome.status,
+      name === "agentSelect-negative" ? "SKIP" : "PASS",
+      `${name}: ${outcome.message}`,
+    );
+  }
+  const structured = outcomes["structuredOutput-positive"].details as { run?: string; args: string[] };
+  assert.equal(structured.run, "the session's resume, given the schema");
+  assert.ok(structured.args.includes("--continue") && structured.args.includes("--json-schema"));
+  // The resume's model calls the structured-output tool, then answers.
+  assert.deepEqual(turns(outcomes["resume-positive"]), THREE_RUNS.toSpliced(4, 1, "tool-call", "final"));
+});
+
+Deno.test("a schema the resume drops: structured output does not pass there, so it runs on its own", async () => {
+  const outcomes = await session("schema-ignored-on-resume", "schema");
+  assert.equal(outcomes["structuredOutput-positive"].status, "PASS");
+  const structured = outcomes["structuredOutput-positive"].details as { run?: string; path: string };
+  assert.equal(structured.run, undefined);
+  assert.equal(structured.path, "blocking-json");
+  assert.equal(outcomes["resume-positive"].status, "PASS");
+  assert.equal(outcomes["structuredOutput-negative"].status, "PASS");
+});
+
+Deno.test("an agent the resume cannot carry rides on the fresh run; refused there, the bypass gets its own run", async () => {
+  const outcomes = await session("none", "agent-fresh");
+  assert.deepEqual(statuses(outcomes), ALL_PASS, JSON.stringify(outcomes, null, 1));
+  const agent = outcomes["agentSelect-positive"].details as { run?: string; args: string[] };
+  assert.equal(agent.run, "the session's fresh run without the bypass, with the agent selected");
+  assert.ok(agent.args.includes("--agent") && !agent.args.includes("--yolo"));
+  const refusal = outcomes["permissionSkip-negative"].details as { args: string[] };
+  assert.ok(
+    !refusal.args.includes("--agent") && !refusal.args.includes("--yolo"),
+    "judged without the agent",
+  );
+  // The fresh run with the agent, then the bypass's own: each asks for Bash and answers.
+  assert.deepEqual(turns(outcomes["resume-positive"]), [...THREE_RUNS, "tool-call", "final"]);
+});
+
+Deno.test("Bash run without the bypass with the agent selected: that fresh run is the refusal's FAIL", async () => {
+  const outcomes = await session("no-permissions", "agent-fresh");
+  assert.equal(outcomes["permissionSkip-negative"].status, "FAIL");
+  const refusal = outcomes["permissionSkip-negative"].details as { args: string[] };
+  assert.ok(refusal.args.includes("--agent"), "judged on the run that selected the agent");
+  assert.equal(outcomes["agentSelect-positive"].status, "PASS");
+  assert.deepEqual(turns(outcomes["resume-positive"]), THREE_RUNS);
 });
 
 Deno.test("a refusal that ends the host non-zero passes, and the controls judge a clean fresh run", async () => {
