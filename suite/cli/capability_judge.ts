@@ -180,9 +180,9 @@ export function structuredToolsOffered(
 }
 
 /**
- * Judges `structuredOutput-positive` on a run given {@linkcode STRUCTURED_SCHEMA} whose model called the declared
- * tool with `{answer: nonce}`: it ended cleanly, reached the model, was offered that tool, and returned exactly
- * that value.
+ * Judges `structuredOutput-positive` on a run given {@linkcode STRUCTURED_SCHEMA} whose model called the
+ * declared tool with `{answer: nonce}`: it ended cleanly, reached the model, was offered that tool, and
+ * returned exactly that value.
  */
 export function judgeStructured(
   declared: StructuredDeclaration,

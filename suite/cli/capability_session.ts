@@ -59,9 +59,9 @@ export interface SessionRun {
  * writing a second marker. The words are the session's own, so whichever check starts it, every check judges
  * by the same.
  *
- * Two runs serve two checks each, and only where no check can pass by the other's doing: each carries at most
- * one refusal, and the other check looks for something that must be present, or absent for reasons the
- * refusal does not touch.
+ * Two runs serve more than one check each, and only where no check can pass by another's doing: each carries
+ * at most one refusal, and the other checks look for something that must be present, or absent for reasons
+ * the refusal does not touch.
  * - Where the host keeps an allow-list on resume, the resume allows only the read tool and its model asks for
  *   a shell command: `toolAllowlist-positive` is that refusal, which a resume cannot make (it restricts no
  *   tool), and `resume` looks for the first run's code word in its request. Else, where the host keeps an
@@ -69,10 +69,10 @@ export interface SessionRun {
  *   cannot appear by the resume's doing (it is judged only when the first run, unselected, did not carry it).
  *   Else, where the host takes a schema on resume, the resume is given the schema and its model answers through
  *   the structured-output tool: `structuredOutput-positive` looks for the value, which only the schema can
- *   bring. (One of the three at most: an agent may restrict tools itself, and so might a schema.) When the resume is not clean (it did not end cleanly or
- *   did not carry the first run), `resume` gets a resume of its own, and the other check its own run (the
- *   check's); so does the other check whenever it does not pass on the resume, so that what it finds is never
- *   the resume's doing.
+ *   bring. (One of the three at most: an agent may restrict tools itself, and so might a schema.) When the
+ *   resume is not clean (it did not end cleanly or did not carry the first run), `resume` gets a resume of its
+ *   own, and the other check its own run (the check's); so does the other check whenever it does not pass on
+ *   the resume, so that what it finds is never the resume's doing.
  * - The fresh run is the permission bypass's refusal (`permissionSkip-negative`) and the control of `resume`
  *   (a new session must not carry the first) and of `structuredOutput` (no schema, no structured value): taking
  *   the bypass out changes neither what a new session remembers nor whether a schema was given. Its refusal may
@@ -101,8 +101,9 @@ interface PlainSession {
    * the fresh run's path keeps it; else absent.
    */
   readonly freshWithAgent?: SessionRun;
-  /** The resume given the schema, when it was clean for `resume`; else absent. Its model answers `schemaWord`. */
+  /** The resume given the schema, when it was clean for `resume`; else absent. */
   readonly resumedWithSchema?: SessionRun;
+  /** What the model of the resume given the schema answers through the structured-output tool. */
   readonly schemaWord: string;
   /** The resume restricted to the read tool, and its shell marker, when it was clean for `resume`; else absent. */
   readonly resumedWithAllowList?: SessionRun & { readonly effect: SessionEffect };
