@@ -10,6 +10,7 @@ import type { Observation } from "../../src/exec/observation.ts";
 import type { NormalizedEvent, ToolCallEvent, ToolResultEvent } from "../../src/normalize/events.ts";
 import { reportedUsage, type ScriptedRequest } from "../../src/mock_model/script.ts";
 import { fail, type Outcome, pass, warn } from "../../src/outcome.ts";
+import { toolsOffered } from "./capability_run.ts";
 
 /** What is wrong with how the process ran: spawn error, stopped, a non-zero exit, a group left, violations. */
 export function processProblems(observation: Observation, exitMustBeZero = true): string[] {
@@ -193,7 +194,7 @@ export function judgeStructured(
   info: Record<string, unknown>,
 ): Outcome {
   const value = structuredValue(declared, document, run.stdout, run.observation);
-  const offered = [...new Set(journal.flatMap((request) => request.tools))];
+  const offered = toolsOffered(journal);
   const structuredTools = structuredToolsOffered(offered, declared);
   const facts = { ...info, structured: value ?? null, structuredTools };
   const must = processProblems(run.observation);
