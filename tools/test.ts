@@ -8,8 +8,7 @@
  *
  * Both runs go on whatever the first found, so the summary counts every test; the exit code is non-zero when
  * either failed. Each `deno test` is its own process group with stdin closed; SIGINT and SIGTERM are passed on
- * to it (a SIGINT becomes SIGTERM 3 s later: `deno test --parallel` does not stop on SIGINT while files run),
- * and after one the second run does not start.
+ * to it.
  *
  * @module
  */
@@ -26,11 +25,6 @@ const PERMISSIONS = [
   "--allow-net=127.0.0.1,localhost,[::1]",
 ];
 const JUNIT = "dist/junit.xml";
-/** After a SIGINT, how long a `deno test` has before it gets SIGTERM. */
-const ESCALATE_MS = 3_000;
-
-/** Set once SIGINT or SIGTERM came: the run in progress gets it, and no further run starts. */
-let interrupted = false;
 
 /** Runs `deno test ARGS…` in its own process group, passing on SIGINT and SIGTERM; its exit code. */
 async function denoTest(args: readonly string[]): Promise<number> {
@@ -41,26 +35,18 @@ async function denoTest(args: readonly string[]): Promise<number> {
     stderr: "inherit",
     detached: true,
   }).spawn();
-  const send = (signal: Deno.Signal) => {
+  const forward = (signal: Deno.Signal) => () => {
     try {
       Deno.kill(-child.pid, signal);
     } catch {
       // Already gone.
     }
   };
-  let escalation: ReturnType<typeof setTimeout> | undefined;
-  const forward = (signal: Deno.Signal) => () => {
-    interrupted = true;
-    send(signal);
-    // `deno test --parallel` does not stop on SIGINT while files run (a plain one does, within seconds).
-    if (signal === "SIGINT") escalation ??= setTimeout(() => send("SIGTERM"), ESCALATE_MS);
-  };
   const handlers = (["SIGINT", "SIGTERM"] as const).map((signal) => [signal, forward(signal)] as const);
   for (const [signal, handler] of handlers) Deno.addSignalListener(signal, handler);
   try {
     return (await child.status).code;
   } finally {
-    clearTimeout(escalation);
     for (const [signal, handler] of handlers) Deno.removeSignalListener(signal, handler);
   }
 }
@@ -98,7 +84,7 @@ async function main(): Promise<number> {
     ...ALONE.map((file) => `--ignore=${file}`),
     `--junit-path=${parts[0]}`,
   ]);
-  const alone = interrupted ? 130 : await denoTest([`--junit-path=${parts[1]}`, ...ALONE]);
+  const alone = await denoTest([`--junit-path=${parts[1]}`, ...ALONE]);
   const documents = await Promise.all(parts.map((part) => Deno.readTextFile(part).catch(() => "")));
   if (documents.some((xml) => xml !== "")) await Deno.writeTextFile(JUNIT, mergeJunit(documents));
   for (const part of parts) await Deno.remove(part).catch(() => {});
