@@ -6,6 +6,7 @@
  */
 import type { TerminalStatus } from "./events.ts";
 import { isObject, type Json, str } from "./_json.ts";
+import { quoteHostText } from "../quote.ts";
 
 /** What a blocking call reported. */
 export interface BlockingResult {
@@ -44,7 +45,7 @@ export function readBlockingJson(stdout: string, reader: BlockingReader = readRe
   } catch (error) {
     throw new SyntaxError(
       `stdout is not one JSON document (${error instanceof Error ? error.message : error}): ` +
-        JSON.stringify(stdout.slice(0, 200)),
+        quoteHostText(stdout, 200),
     );
   }
   return reader(document, stdout);
@@ -53,7 +54,7 @@ export function readBlockingJson(stdout: string, reader: BlockingReader = readRe
 /** `document` as an object, or a `SyntaxError` quoting the start of `stdout`. */
 export function documentObject(document: unknown, stdout: string): Json {
   if (!isObject(document)) {
-    throw new SyntaxError(`stdout is JSON but not an object: ${JSON.stringify(stdout.slice(0, 200))}`);
+    throw new SyntaxError(`stdout is JSON but not an object: ${quoteHostText(stdout, 200)}`);
   }
   return document;
 }

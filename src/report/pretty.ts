@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { artifactsOf } from "./artifacts.ts";
 import { redact } from "./redact.ts";
 import { stripControls } from "./sanitize.ts";
+import { cutAtWord } from "../quote.ts";
 import type { Reporter, ReportPlan, TextSink } from "./reporter.ts";
 import type { RunReport } from "./schema.ts";
 import { formatSkipGroups, groupSkips } from "./skip_reasons.ts";
@@ -284,10 +285,12 @@ function consoleColumns(): number {
   }
 }
 
-/** The first line of text a host may control, its escape sequences and controls marked, at most 200 chars. */
+/**
+ * The first line of text a host may control, its escape sequences and controls marked, cut at a word boundary
+ * to at most 200 characters.
+ */
 function firstLine(text: string): string {
-  const line = stripControls(text.split(/\r?\n/, 1)[0] ?? "", { singleLine: true });
-  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
+  return cutAtWord(stripControls(text.split(/\r?\n/, 1)[0] ?? "", { singleLine: true }), 200);
 }
 
 /** `12ms`, `3.4s`, `2m05s`. */

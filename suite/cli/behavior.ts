@@ -22,6 +22,7 @@ import { GOLDEN_PROMPT, observe, shapeFor } from "./observe.ts";
 import type { CliTier } from "./tier.ts";
 import { behaviorTitle } from "./titles.ts";
 import { userPathRun, userPathsOf } from "./user_paths.ts";
+import { quoteHostText } from "../../src/quote.ts";
 
 const PATHS: readonly GoldenPath[] = ["streaming", "blocking-json", "resume", "version-check"];
 /** The modes a user golden path may run as here (a detached run prints text, not a stream). */
@@ -118,12 +119,12 @@ function streamProblems(
   const unparsed = observation.events.filter((event) => event.kind === "unparsed");
   if (unparsed.length > 0) {
     must.push(
-      `${unparsed.length} unparsed line(s), first: ${JSON.stringify(unparsed[0]?.raw?.slice(0, 200))}`,
+      `${unparsed.length} unparsed line(s), first: ${quoteHostText(unparsed[0]?.raw ?? "", 200)}`,
     );
   }
   if (entry.runner.scripted) {
     if (observation.stderr.length > 0) {
-      must.push(`stderr not empty: ${JSON.stringify(observation.stderr.slice(0, 5))}`);
+      must.push(`stderr not empty: ${quoteHostText(observation.stderr.slice(0, 5))}`);
     }
   } else if (observation.stderr.some((line) => line.startsWith("[result] "))) {
     must.push(
@@ -135,7 +136,7 @@ function streamProblems(
     ? [...observation.text, terminal.result]
     : observation.text;
   if (wantOk && !reply.some((line) => line.trim().replace(/[.!]$/, "") === "OK")) {
-    should.push(`the reply is not "OK": ${JSON.stringify(reply.slice(0, 3))}`);
+    should.push(`the reply is not "OK": ${quoteHostText(reply.slice(0, 3))}`);
   }
   return { must, should };
 }

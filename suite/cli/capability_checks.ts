@@ -40,6 +40,7 @@ import {
   resume,
   type SessionEffect,
 } from "./capability_session.ts";
+import { quoteHostText } from "../../src/quote.ts";
 
 export type { CheckContext };
 
@@ -179,7 +180,7 @@ function resultWords(run: CapabilityRun, journal: readonly ScriptedRequest[], ca
     journal.flatMap((request) =>
       request.turn === "final" ? request.messages.filter((message) => message.role === "tool") : []
     ).at(-1)?.content;
-  if (result !== undefined) return `the tool result said ${JSON.stringify(result.slice(0, 160))}`;
+  if (result !== undefined) return `the tool result said ${quoteHostText(result)}`;
   return `no tool result came back; exit ${run.observation.exitCode ?? run.observation.signal}`;
 }
 

@@ -11,6 +11,7 @@ import type { NormalizedEvent, ToolCallEvent, ToolResultEvent } from "../../src/
 import { reportedUsage, type ScriptedRequest } from "../../src/mock_model/script.ts";
 import { fail, type Outcome, pass, warn } from "../../src/outcome.ts";
 import { toolsOffered } from "./capability_run.ts";
+import { quoteHostText } from "../../src/quote.ts";
 
 /** What is wrong with how the process ran: spawn error, stopped, a non-zero exit, a group left, violations. */
 export function processProblems(observation: Observation, exitMustBeZero = true): string[] {
@@ -98,7 +99,7 @@ export function terminalProblems(observation: Observation): string[] {
   const unparsed = observation.events.filter((event) => event.kind === "unparsed");
   if (unparsed.length > 0) {
     problems.push(
-      `${unparsed.length} unparsed line(s), first: ${JSON.stringify(unparsed[0]?.raw?.slice(0, 200))}`,
+      `${unparsed.length} unparsed line(s), first: ${quoteHostText(unparsed[0]?.raw ?? "", 200)}`,
     );
   }
   return problems;

@@ -33,6 +33,7 @@ import { startRecording } from "./stream_record.ts";
 import { mockModelTitle } from "./titles.ts";
 import { type UserPathRun, userPathRun, userPathsOf } from "./user_paths.ts";
 import type { CliTier } from "./tier.ts";
+import { quoteHostText } from "../../src/quote.ts";
 
 const PREFIX = "cli/mock-model/";
 const PATHS: readonly GoldenPath[] = ["streaming", "blocking-json", "resume", "detached"];
@@ -250,7 +251,7 @@ function stderrProblems(runner: HostRunner, observation: Observation): string[] 
   const unexpected = observation.hostStderr.filter((line) =>
     line.trim() !== "" && !noise.some((re) => re.test(line))
   );
-  return unexpected.length > 0 ? [`unexpected stderr: ${JSON.stringify(unexpected.slice(0, 3))}`] : [];
+  return unexpected.length > 0 ? [`unexpected stderr: ${quoteHostText(unexpected.slice(0, 3))}`] : [];
 }
 
 /** What is wrong with a golden-path stream against the mock model. */
@@ -276,12 +277,12 @@ export function streamProblems(
   const unparsed = observation.events.filter((event) => event.kind === "unparsed");
   if (unparsed.length > 0) {
     must.push(
-      `${unparsed.length} unparsed line(s), first: ${JSON.stringify(unparsed[0]?.raw?.slice(0, 200))}`,
+      `${unparsed.length} unparsed line(s), first: ${quoteHostText(unparsed[0]?.raw ?? "", 200)}`,
     );
   }
   if (mock.requests().length === 0) must.push("the host never called the mock model");
   if (!observation.text.some((line) => line.trim() === "OK")) {
-    must.push(`the reply is not the mock's "OK": ${JSON.stringify(observation.text.slice(0, 3))}`);
+    must.push(`the reply is not the mock's "OK": ${quoteHostText(observation.text.slice(0, 3))}`);
   }
   return { must, should: stderrProblems(runner, observation) };
 }
@@ -300,14 +301,14 @@ function judgeDocument(
       const result = parseBlockingJson(runner.dialect, stdout);
       if (result.status !== "success") must.push(`the result says ${result.status}: ${result.reason ?? ""}`);
       if (result.result?.trim() !== "OK") {
-        must.push(`the result is ${JSON.stringify(result.result)}, expected "OK"`);
+        must.push(`the result is ${quoteHostText(result.result ?? "")}, expected "OK"`);
       }
     } catch (error) {
       must.push(error instanceof Error ? error.message : String(error));
     }
   } else if (!/\bOK\b/.test(stdout)) {
     // Detached output is for people (kimi prints "• OK"): the reply only has to be in it.
-    must.push(`detached output does not carry the mock's "OK": ${JSON.stringify(stdout.slice(0, 200))}`);
+    must.push(`detached output does not carry the mock's "OK": ${quoteHostText(stdout, 200)}`);
   }
   if (must.length > 0) return fail(must.join("; "), details(observation, mock));
   // Plain print modes narrate on stderr (codex prints its banner and transcript there): judged only on JSON paths.
