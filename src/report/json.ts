@@ -12,6 +12,7 @@ import { writeFileAtomic } from "./atomic_write.ts";
 import { redact, redactResult } from "./redact.ts";
 import type { Reporter, ReportPlan, TextSink } from "./reporter.ts";
 import { REPORT_SCHEMA, type RunReport } from "./schema.ts";
+import { expectationReason, judge, type Judgement, verdictCounts } from "./verdict.ts";
 
 /** The file name the json reporter writes in the output folder. */
 export const JSON_REPORT_FILE = "report.json";
@@ -48,7 +49,11 @@ export function serializeReport(report: RunReport, secrets: readonly string[] = 
     hosts: report.hosts.map((host) =>
       host.version ? { ...host, version: redact(host.version, secrets) } : host
     ),
-    results: report.results.map((result) => redactResult(result, secrets)),
+    results: report.results.map((result) => withJudgement(redactResult(result, secrets))),
+    summary: {
+      ...report.summary,
+      ...verdictCounts(report.results, report.run.incomplete === true),
+    },
   };
   // JSON.stringify escapes C0 controls but writes C1 (U+0080–U+009F) raw, which a terminal `cat` obeys.
   return `${
@@ -58,6 +63,31 @@ export function serializeReport(report: RunReport, secrets: readonly string[] = 
 }
 
 const C1 = /[\u0080-\u009f]/g;
+
+type JudgedResult = TestResult & Partial<Judgement> & { expectationReason?: string };
+
+/**
+ * A result as the file carries it: with its standing against its expectation said outright (`verdict`,
+ * `matched`, `why`) and the expectation's reason beside them, so a reader need not re-derive either. Written
+ * after `status`, `expected` and `expectedAny`, before the message.
+ */
+function withJudgement(result: TestResult): TestResult {
+  // A report read back carries the standing it was written with: it is said afresh, never copied.
+  const { host, test, title, status, expected, expectedAny, ...rest } = result as JudgedResult;
+  for (const key of ["verdict", "matched", "why", "expectationReason"] as const) delete rest[key];
+  const reason = expectationReason(result);
+  return {
+    host,
+    test,
+    ...(title === undefined ? {} : { title }),
+    status,
+    expected,
+    ...(expectedAny === undefined ? {} : { expectedAny }),
+    ...judge(result),
+    ...(reason === undefined ? {} : { expectationReason: reason }),
+    ...rest,
+  } as TestResult;
+}
 
 /** Writes the JSON report, with crash-safe checkpoints while the run goes on. */
 export class JsonReporter implements Reporter {

@@ -22,3 +22,4 @@ export * from "./merge.ts";
 export * from "./diff.ts";
 export * from "./board.ts";
 export * from "./create.ts";
+export * from "./verdict.ts";

@@ -9,6 +9,7 @@ import { z } from "zod";
 import { type InterruptedTest, STATUSES, summarize, type Summary, type TestResult } from "../outcome.ts";
 import { type ReportDiff, reportDiffSchema } from "./diff_schema.ts";
 import { ReportError } from "./report_error.ts";
+import type { VerdictCounts } from "./verdict.ts";
 
 /** The schema id written into every report. */
 export const REPORT_SCHEMA = "conformance-report/1";
@@ -71,8 +72,11 @@ export interface RunReport {
   hosts: ReportHost[];
   /** Every (host, test) result, in run order. */
   results: TestResult[];
-  /** Counts per status, from `summarize(results)`. */
-  summary: Summary;
+  /**
+   * Counts per status, from `summarize(results)`; as written, also the counts of the results' verdicts and the
+   * run's verdict (src/report/verdict.ts), which the writer computes.
+   */
+  summary: Summary & Partial<VerdictCounts>;
   /**
    * Only in a board written by `conformance board … --diff OLD.json --out FILE.json`: what changed since
    * OLD.json. A run never writes it, and merging reports drops it.
@@ -124,6 +128,19 @@ export const runReportSchema: z.ZodType<RunReport> = z.object({
     expected: statusSchema,
     // Present only when the expectation lists several statuses; older reports have none.
     expectedAny: z.array(statusSchema).min(2).optional(),
+    // Written by every run since they existed (src/report/verdict.ts); reading recomputes them.
+    verdict: z.enum(["as-expected", "known", "unexpected", "stale"]).optional().describe(
+      "How the result stands against its expectation: as-expected (PASS, or SKIP/WARN/INFO where nothing " +
+        "failing is listed), known (a listed non-PASS status), unexpected (the run exits 1), stale (a PASS " +
+        "where a failure is listed; the run exits 1)",
+    ),
+    matched: z.boolean().optional().describe(
+      "Whether the result matched its expectation (as-expected or known)",
+    ),
+    why: z.string().optional().describe("One sentence: why the result stands as its verdict says"),
+    expectationReason: z.string().optional().describe(
+      "The reason the host's expectations give for the listed status",
+    ),
     message: z.string(),
     durationMs: z.number().nonnegative(),
     details: z.record(z.string(), z.unknown()),
@@ -142,6 +159,14 @@ export const runReportSchema: z.ZodType<RunReport> = z.object({
     errored: count,
     // Likewise: no `flaky` count before --retries, and no flaky results to count.
     flaky: count.default(0),
+    // Written by every run since they existed; older reports have none (count the results' verdicts).
+    unexpected: count.optional().describe("Results whose verdict is unexpected"),
+    stale: count.optional().describe("Results whose verdict is stale (a listed failure now passes)"),
+    known: count.optional().describe("Results that matched a listed non-PASS status (known findings)"),
+    verdict: z.enum(["pass", "fail", "incomplete"]).optional().describe(
+      "The run: fail when any result is unexpected or stale (exit 1), else incomplete when it was " +
+        "interrupted, else pass",
+    ),
   }),
   diff: reportDiffSchema.optional(),
   // zod types optional keys as `T | undefined`; with exactOptionalPropertyTypes the shapes are otherwise equal.
@@ -191,9 +216,24 @@ export function parseReport(text: string, source: string): RunReport {
       source,
     );
   }
-  const report = parsed.data;
+  const report = withoutJudgements(parsed.data);
   checkConsistency(report, source);
   return report;
+}
+
+/**
+ * The report without what its writer derived from the results (each result's verdict, the summary's verdict
+ * counts): the facts alone, as a run hands them to the writers, which derive them afresh.
+ */
+function withoutJudgements(report: RunReport): RunReport {
+  const results = report.results.map((result) => {
+    const { verdict: _v, matched: _m, why: _w, expectationReason: _r, ...facts } = result as
+      & TestResult
+      & Record<"verdict" | "matched" | "why" | "expectationReason", unknown>;
+    return facts as TestResult;
+  });
+  const { unexpected: _u, stale: _s, known: _k, verdict: _v, ...summary } = report.summary;
+  return { ...report, results, summary };
 }
 
 function checkConsistency(report: RunReport, source: string): void {
