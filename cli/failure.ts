@@ -10,9 +10,19 @@ import { EXIT, exitCodeOf, UsageProblems } from "../src/errors.ts";
 import { oneLine } from "../src/file_errors.ts";
 import { explainRefusal } from "../src/permissions.ts";
 import { stripControls } from "../src/report/sanitize.ts";
+import { localizeCommands } from "./launch.ts";
 
-/** The line to print (without the `conformance: ` prefix) and the exit code for `error`. */
+/**
+ * The line to print (without the `conformance: ` prefix) and the exit code for `error`. A command the line
+ * quotes for the user (`"conformance list tests"`, `"deno task hosts:install"`) is written the way this process
+ * was started (cli/launch.ts), so that it runs as printed.
+ */
 export function describeFailure(error: unknown): { line: string; exitCode: number; internal: boolean } {
+  const described = describe(error);
+  return { ...described, line: localizeCommands(described.line) };
+}
+
+function describe(error: unknown): { line: string; exitCode: number; internal: boolean } {
   // The reader of standard output went away (`conformance parse … | head`): nothing to say, and nowhere to.
   if (error instanceof Deno.errors.BrokenPipe) {
     return { line: "", exitCode: EXIT.brokenPipe, internal: false };

@@ -3,15 +3,13 @@
  * under every unexpected result), and `--rerun-failed REPORT.json`, which reruns a report's unexpected results
  * and stale expectations.
  *
- * The command names the program the way the user can start it again: a compiled binary by its name when its
- * folder is on PATH (else by its path), a run from source as `deno task conformance` (the documented way,
- * whose permissions are the harness's own; deno task runs in the repository root, so relative paths resolve
- * the same from anywhere inside it).
+ * The command names the program the way this process was started (cli/launch.ts): the binary, `npx -y
+ * deno@<version> task -q conformance -- …` (deno task runs in the repository root, so relative paths resolve
+ * the same from anywhere inside it), or `deno run … main.ts`.
  *
  * @module
  */
 import { UsageError } from "../src/errors.ts";
-import { isCompiled, type SelfContext } from "../src/exec/self.ts";
 import { compare, type TestResult } from "../src/outcome.ts";
 import { parseReport } from "../src/report/schema.ts";
 import { InputTooLargeError, MAX_REPORT_FILE_BYTES, readTextBounded } from "../src/read_bounded.ts";
@@ -49,28 +47,6 @@ export function shellQuote(word: string): string {
 /** A `--grep` pattern that matches exactly `testId` and nothing else: anchored, every metacharacter escaped. */
 export function exactGrep(testId: string): string {
   return `^${testId.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&")}$`;
-}
-
-/** The words that start this program again, as the user would type them. */
-export function programWords(
-  context: SelfContext = selfContext(),
-  path = Deno.env.get("PATH") ?? "",
-): string[] {
-  if (!isCompiled(context)) return ["deno", "task", "conformance"];
-  const slash = context.execPath.lastIndexOf("/");
-  if (slash < 0) return [context.execPath];
-  const dir = context.execPath.slice(0, slash);
-  const name = context.execPath.slice(slash + 1);
-  return [path.split(":").includes(dir) ? name : context.execPath];
-}
-
-function selfContext(): SelfContext {
-  try {
-    return { execPath: Deno.execPath(), mainModule: Deno.mainModule };
-  } catch {
-    // A permission set that hides the executable's path must not cost the run: name the binary plainly.
-    return { execPath: "conformance", mainModule: "file:///deno-compile-conformance/main.ts" };
-  }
 }
 
 /** The flags of `shape` a rerun repeats: only those that were given (or differ from their default). */

@@ -27,13 +27,13 @@ import { attachArtifacts } from "./artifacts.ts";
 import {
   checkRerunHosts,
   narrowToTargets,
-  programWords,
   readRerunTargets,
   rerunCommand,
   rerunFlags,
   type RerunTargets,
 } from "./rerun.ts";
 import { checkPrerequisites } from "./preflight.ts";
+import { programWords } from "./launch.ts";
 import type { CliIo } from "./io.ts";
 import { prepareExpectationUpdate, writeExpectationUpdate } from "./update_expectations.ts";
 import { loadRunExpectations } from "./run_expectations.ts";

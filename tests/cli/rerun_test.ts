@@ -4,7 +4,7 @@
  * the run.
  */
 import assert from "node:assert/strict";
-import { exactGrep, programWords, rerunCommand, rerunFlags, shellQuote } from "../../cli/rerun.ts";
+import { exactGrep, rerunCommand, rerunFlags, shellQuote } from "../../cli/rerun.ts";
 import { parseRunOptions, withReportFlags } from "../../cli/run.ts";
 
 const WORDS = ["plain", "^cli/a$", "it's", "a b", "$HOME", "`x`", "back\\slash", "", "é", "new\nline", "*"];
@@ -37,18 +37,6 @@ Deno.test("exactGrep matches its test id and nothing else, metacharacters and al
     }
   }
   assert.equal(exactGrep("cli/scripted/ordering"), "^cli/scripted/ordering$");
-});
-
-Deno.test("programWords: deno task from source, the binary's name on PATH, else its path", () => {
-  const source = { execPath: "/usr/local/bin/deno", mainModule: "file:///repo/main.ts" };
-  assert.deepEqual(programWords(source, "/usr/bin"), ["deno", "task", "conformance"]);
-  const binary = {
-    execPath: "/opt/tools/conformance",
-    mainModule: "file:///tmp/deno-compile-conformance/main.ts",
-  };
-  assert.deepEqual(programWords(binary, "/usr/bin:/opt/tools"), ["conformance"]);
-  assert.deepEqual(programWords(binary, "/usr/bin"), ["/opt/tools/conformance"]);
-  assert.deepEqual(programWords({ ...binary, execPath: "conformance" }, "/usr/bin"), ["conformance"]);
 });
 
 Deno.test("rerunFlags repeats only the flags that shaped the run, never --out, --shard or --reporter", () => {
