@@ -34,6 +34,7 @@ import {
 } from "./rerun.ts";
 import { checkPrerequisites } from "./preflight.ts";
 import { programWords } from "./launch.ts";
+import { mayPermit, notPermittedError, NotPermittedRun, runNeeds, runPermitted } from "./permit.ts";
 import type { CliIo } from "./io.ts";
 import { prepareExpectationUpdate, writeExpectationUpdate } from "./update_expectations.ts";
 import { loadRunExpectations } from "./run_expectations.ts";
@@ -234,6 +235,8 @@ export async function planRun(
   const known = knownHosts(config);
   if (rerun) checkRerunHosts(rerun, known.map((entry) => entry.id));
   const entries = resolveHosts(options.hosts, known);
+  const needs = runNeeds(config.notPermitted, config.source, entries);
+  if (needs !== null) throw new NotPermittedRun(needs);
   if (!options.live) {
     const gated = entries.filter((e) => e.kind !== "cli" && e.requiresLive);
     if (gated.length > 0) {
@@ -309,7 +312,16 @@ export async function runConformance(
     return EXIT.ok;
   }
   if (rerun) options = { ...withReportFlags(options, rerun, argv), hosts: [...rerun.tests.keys()] };
-  const { plan, goldenPaths, known } = await planRun(options, rerun);
+  let planned;
+  try {
+    planned = await planRun(options, rerun);
+  } catch (error) {
+    if (!(error instanceof NotPermittedRun)) throw error;
+    // From source under `deno task conformance:permit`: the same run, the set widened by what its hosts need.
+    if (mayPermit()) return await runPermitted(error.needs, ["run", ...argv], io);
+    throw notPermittedError(error.needs, ["run", ...argv]);
+  }
+  const { plan, goldenPaths, known } = planned;
   // These refuse before any test runs: a file that rotted, an update that cannot apply, a report folder that
   // cannot be written.
   const expectations = await loadRunExpectations({

@@ -273,13 +273,34 @@ export type CliHostConfig = z.infer<typeof CliHost>;
 export type WebHostConfig = z.infer<typeof WebHost>;
 /** A user-defined golden path. */
 export type GoldenPathConfig = z.infer<typeof GoldenPathSpec>;
+/**
+ * What a config file's CLI hosts need that the harness's permission set does not permit: the programs they run
+ * and the variables they are handed, per host. The file is sound; only a run of those hosts needs a wider set
+ * (`deno task conformance:config` from source, a binary built with `--also-run`/`--also-env`).
+ */
+export interface NotPermitted {
+  /** The hosts that need something, in file order. */
+  readonly hosts: readonly string[];
+  /** Programs (a `binary:` value) to add to the run permission. */
+  readonly run: readonly string[];
+  /** Variables (an `envAllow:` name) to add to the env permission. */
+  readonly env: readonly string[];
+}
+
 /** A whole, validated config file. */
-export type Config = z.infer<typeof ConfigFile> & { readonly source: string | null };
+export type Config = z.infer<typeof ConfigFile> & {
+  readonly source: string | null;
+  /** What its hosts need beyond the permission set; absent when nothing. */
+  readonly notPermitted?: NotPermitted;
+};
 
 /** The config used when no file is given. */
 export const EMPTY_CONFIG: Config = { hosts: [], goldenPaths: [], source: null };
 
-/** Parses and validates config text. */
+/**
+ * Parses and validates config text. Every problem is reported at once; what the permission set alone does not
+ * permit is no problem of the file: it comes back as `notPermitted`, for the run to refuse or permit.
+ */
 export function parseConfig(text: string, source: string): Config {
   let data: unknown;
   try {
@@ -295,16 +316,26 @@ export function parseConfig(text: string, source: string): Config {
     ...(parsed.success ? [] : schemaProblems(parsed.error.issues, ConfigFile, data)),
     ...semanticProblems(data),
   ].sort(byPlace);
-  if (problems.length > 0 || !parsed.success) {
-    throw new UsageProblems(problems.map(({ path, message }) => {
+  const malformed = problems.filter((problem) => problem.needs === undefined);
+  if (malformed.length > 0 || !parsed.success) {
+    throw new UsageProblems(problems.map(({ path, message, needs }) => {
       // A key that is not a plain word (a typo with a space, say) is quoted, so the place stays readable.
       const segment = (key: PropertyKey) =>
         /^[\w-]+$/.test(String(key)) ? String(key) : JSON.stringify(String(key));
       const where = path.length ? path.map(segment).join(".") : "(top level)";
-      return `Config file "${source}" is malformed at ${oneLine(where)}: ${oneLine(message)}`;
+      const what = needs === undefined ? "is malformed at" : "at";
+      return `Config file "${source}" ${what} ${oneLine(where)}: ${oneLine(message)}`;
     }));
   }
-  return { ...parsed.data, source };
+  const needs = problems.flatMap((problem) => problem.needs ? [problem.needs] : []);
+  if (needs.length === 0) return { ...parsed.data, source };
+  const unique = (values: (string | undefined)[]) => [...new Set(values.filter((v) => v !== undefined))];
+  const notPermitted: NotPermitted = {
+    hosts: unique(needs.map((need) => need.host)),
+    run: unique(needs.map((need) => need.run)),
+    env: unique(needs.map((need) => need.env)),
+  };
+  return { ...parsed.data, source, notPermitted };
 }
 
 /** Reads and validates a config file. */

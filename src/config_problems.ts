@@ -17,6 +17,11 @@ import { closest } from "./suggest.ts";
 export interface ConfigProblem {
   readonly path: readonly PropertyKey[];
   readonly message: string;
+  /**
+   * Set when all that is wrong is that the harness's permission set does not permit what a CLI host needs: a
+   * program it runs or a variable it is handed. The file is sound; a run of that host needs a wider set.
+   */
+  readonly needs?: { readonly host: string; readonly run?: string; readonly env?: string };
 }
 
 /**
@@ -215,38 +220,46 @@ export function semanticProblems(data: unknown): ConfigProblem[] {
         }
       }
     }
+    const id = String(host.id);
     if (typeof host.binary === "string" && host.binary !== "") {
       const problem = binaryProblem(host.binary);
-      if (problem !== null) problems.push({ path: at("binary"), message: problem });
+      if (problem !== null) {
+        problems.push({ path: at("binary"), message: problem, needs: { host: id, run: host.binary } });
+      }
     }
     (Array.isArray(host.envAllow) ? host.envAllow : []).forEach((entry, position) => {
       if (typeof entry !== "string" || entry === "") return;
       const problem = envAllowProblem(entry);
       // A variable the harness may not read would reach the host as unset: say so now, not as a failed test.
-      if (problem !== null) {
-        problems.push({
-          path: at("envAllow", position),
-          message: `host "${String(host.id)}" hands on ${problem}`,
-        });
-      }
+      if (problem === null) return;
+      // A pattern cannot be permitted at all (the environment cannot be listed): the file must change.
+      problems.push(
+        entry.endsWith("*")
+          ? { path: at("envAllow", position), message: `host "${id}" hands on ${problem}` }
+          : {
+            path: at("envAllow", position),
+            message:
+              `host "${id}" hands on variable "${entry}", which the harness's env permission does not permit`,
+            needs: { host: id, env: entry },
+          },
+      );
     });
   });
   return problems;
 }
 
 /**
- * `null` when the harness may start `binary` under its run permission, else one line with the way out. A
- * registry binary the permission names but PATH lacks is not this problem: it is a binary absent, which the
- * run reports before any test.
+ * `null` when the harness may start `binary` under its run permission, else one line saying it is not
+ * permitted. A registry binary the permission names but PATH lacks is not this problem: it is a binary absent,
+ * which the run reports before any test.
  */
 export function binaryProblem(binary: string): string | null {
   if (Deno.permissions.querySync({ name: "run" }).state === "granted") return null;
   if (Deno.permissions.querySync({ name: "run", command: binary }).state === "granted") return null;
   const name = binary.split(/[\\/]/).at(-1) ?? binary;
   if (!binary.includes("/") && RUN_ALLOW.includes(name)) return null;
-  // Under a narrow permission set the two cases look alike: a name the set allows but PATH lacked when the
-  // harness started is refused as much as a name outside the set. A typo is the commoner, so it comes first.
-  return `binary "${binary}" was not on PATH when the harness started, or is outside its run permission: ` +
-    `fix the name, or build a binary that allows it ("deno task compile --also-run ${name}") or run from ` +
-    "source with a wider --allow-run; see docs/binary.md";
+  // Under a narrow permission set the two look alike: a name outside the set, and a name in it that was not
+  // on PATH when the harness started (Deno resolves run names then).
+  return `binary "${binary}" is not permitted by the harness's run permission (a program it does not name, ` +
+    "or a name that was not on PATH when it started)";
 }

@@ -57,17 +57,17 @@ Deno.test("under the permission set the fake tier passes and an agent CLI outsid
   const unexpected = fake.filter((result) => result.status !== result.expected);
   assert.deepEqual(unexpected.map((result) => `${result.test}: ${result.status} ${result.message}`), []);
   assert.ok(fake.filter((result) => result.status === "PASS").length >= 20);
-  // A binary the harness may not start is a config problem (exit 2, before any test), with its way out.
+  // A binary the harness may not start stops the run (exit 2, before any test), with the command that permits it.
   const refused = await run("--host", "outsider", "--config", "hosts.yaml", "--suite", "cli");
   assert.equal(refused.code, 2, `a usage error, got ${refused.code}:\n${refused.stderr}`);
   assert.match(
     refused.stderr,
-    /"hosts\.yaml" is malformed at hosts\.0\.binary: binary ".*\/my-agent" was not on PATH when the harness started, or is outside its run permission.*--also-run my-agent/,
+    /Host "outsider" needs ".*\/my-agent" \(a program\) \(from "hosts\.yaml"\), which the harness's permission set does not permit: run it as .*task -q conformance:permit -- run --host outsider --config hosts\.yaml --suite cli$/m,
   );
   assert.doesNotMatch(refused.stderr, /internal error|\n\s+at /, "no harness error and no stack trace");
 });
 
-Deno.test("a --config host handing on a variable outside the env permission stops at config load", async () => {
+Deno.test("a --config host handing on a variable outside the env permission stops before any test", async () => {
   await using folder = await tempFolder("conformance-permset-env-");
   const config = OUTSIDER_CONFIG("my-agent").replace(
     "    dialect: claude\n",
@@ -94,7 +94,7 @@ Deno.test("a --config host handing on a variable outside the env permission stop
   assert.equal(refused.code, 2, `a usage error, got ${refused.code}:\n${refused.stderr}`);
   assert.match(
     refused.stderr,
-    /host "outsider" hands on variable "MY_AGENT_TOKEN", which is outside the harness's env permission: .*deno task compile --also-env MY_AGENT_TOKEN/,
+    /Host "outsider" needs "my-agent" \(a program\) and MY_AGENT_TOKEN \(a variable\) \(from "hosts\.yaml"\), which the harness's permission set does not permit: run it as .*conformance:permit -- run --host outsider/,
   );
   assert.doesNotMatch(refused.stderr, /\n\s+at /, "no stack trace");
   // The way out the message names: the same set with the variable added loads the config (and finds no host).

@@ -36,7 +36,7 @@ Deno.test("run --host claude-code without claude stops before any test, naming h
   assert.equal(stdout, "", "no test ran, so no reporter wrote");
   assert.match(
     stderr,
-    /Host "claude-code": binary "claude" not found: run "deno task hosts:install" \(installs @anthropic-ai\/claude-code@[\d.]+\), or set CONFORMANCE_CLAUDE_CODE_BIN=\/path\/to\/claude/,
+    /Host "claude-code": binary "claude" not found: run "(npx -y deno@[\d.]+|\S*deno) task hosts:install" \(installs @anthropic-ai\/claude-code@[\d.]+\), or set CONFORMANCE_CLAUDE_CODE_BIN=\/path\/to\/claude/,
   );
   assertOneLine(stderr, "claude-code absent");
 });
@@ -80,7 +80,7 @@ Deno.test("a config host with a mistyped binary: stops, naming the binary and th
     assert.equal(stdout, "");
     assert.match(
       stderr,
-      /Config file ".*hosts\.yaml" is malformed at hosts\.0\.binary: binary "my-agnet" was not on PATH when the harness started, or is outside its run permission: fix the name/,
+      /Host "my-agent" needs "my-agnet" \(a program\) \(from ".*hosts\.yaml"\), which the harness's permission set does not permit: run it as .*task -q conformance:permit -- run --config .*hosts\.yaml --host my-agent$/m,
     );
     assertOneLine(stderr, "config binary typo");
   } finally {
