@@ -1,8 +1,9 @@
 /**
  * The capability-behaviour tier on by default in the test suite: every test of `cli/capability-behavior/` for
  * every installed real CLI that declares its tools, end to end against the scripted mock model, judged against
- * `hosts/expectations/<host>.yaml`: each result must be the expected status, and an expected non-PASS must
- * carry the observed reason. A CLI that is not installed is an ignored step with the reason, never a pass; a
+ * `hosts/expectations/<host>.yaml`, exactly (tests/_exact.ts): each result must be the listed status, a SKIP
+ * the host file declares, or PASS (so a PASS that becomes a SKIP or a WARN fails), and a non-PASS must carry
+ * the observed reason. A CLI that is not installed is an ignored step with the reason, never a pass; a
  * real CLI without tool declarations must SKIP naming what is missing.
  *
  * By default it runs every check of the tier (three to six host runs per CLI: 1 min 11 s over the thirteen CLIs
@@ -13,10 +14,33 @@ import assert from "node:assert/strict";
 import { HOSTS } from "../../../hosts/registry.ts";
 import { expectedStatus, loadExpectations } from "../../../src/expectations.ts";
 import type { CliHostEntry } from "../../../src/host.ts";
-import { compare, type Outcome } from "../../../src/outcome.ts";
+import type { Outcome } from "../../../src/outcome.ts";
 import { capabilityBehaviorTier } from "../../../suite/cli/capability_behavior.ts";
 import { isRealCli } from "../../../suite/cli/mock_model.ts";
 import { headlessSettings } from "../../_settings.ts";
+import { exactMismatches, type GateRow } from "../../_exact.ts";
+
+/**
+ * The SKIPs a host's own file declares (what the tier cannot run there): without tool names every test; without
+ * agent files both directions of agentSelect; without a structured-output tool its positive direction. Every
+ * other result must be what hosts/expectations lists, else PASS.
+ */
+function declaredSkips(entry: CliHostEntry, tests: Iterable<string>): Record<string, GateRow> {
+  const behavior = entry.runner.toolBehavior;
+  const rows: Record<string, GateRow> = {};
+  for (const test of tests) {
+    const name = test.slice("cli/capability-behavior/".length);
+    const because = !behavior
+      ? "no tool names declared in its host file"
+      : name.startsWith("agentSelect-") && !behavior.agentFiles
+      ? "no agent definition files declared in its host file"
+      : name === "structuredOutput-positive" && !behavior.structuredOutput
+      ? "no structured-output tool declared in its host file"
+      : undefined;
+    if (because !== undefined) rows[test] = { status: "SKIP", because };
+  }
+  return rows;
+}
 
 const real = HOSTS.filter((entry): entry is CliHostEntry => entry.kind === "cli" && isRealCli(entry));
 const installed = new Map<string, boolean>();
@@ -52,35 +76,25 @@ Deno.test("every installed real CLI meets its expectations on cli/capability-beh
       fn: async () => {
         const tests = capabilityBehaviorTier.list(entry, settings);
         assert.ok(tests.some((test) => test.id === "cli/capability-behavior/tool-round-trip"));
-        const problems: string[] = [];
+        const mine = new Map<string, Outcome>();
         for (const test of tests) {
           const outcome = await outcomes.get(`${entry.id} ${test.id}`);
           if (!outcome) continue;
-          if (!entry.runner.toolBehavior) {
-            assert.equal(outcome.status, "SKIP");
-            assert.equal(outcome.message, "no tool names declared in its host file");
-            continue;
-          }
-          const expected = expectedStatus(expectations, entry.id, test.id);
-          const allowed = expected.statuses ?? [expected.status];
-          // The run's own verdict: a SKIP naming what is missing is as expected, a failure or a stale entry is not.
-          const verdict = compare({
-            status: outcome.status,
-            expected: expected.status,
-            ...(expected.statuses ? { expectedAny: [...expected.statuses] } : {}),
-          });
-          if (verdict !== "expected") {
-            problems.push(
-              `${test.id}: ${outcome.status} (${outcome.message ?? ""}), expected ${allowed} (${verdict})`,
-            );
-          }
-          if (outcome.status !== "PASS") {
-            assert.ok(outcome.message, `${entry.id} ${test.id} is ${outcome.status} with no reason`);
-          }
+          mine.set(test.id, outcome);
           if (outcome.details && "groupGone" in outcome.details) {
             assert.equal(outcome.details.groupGone, true, `${entry.id} ${test.id} left its process group`);
           }
         }
+        const problems = exactMismatches({
+          outcomes: mine,
+          listed: (test) => {
+            const expected = expectedStatus(expectations, entry.id, test);
+            return expected.reason === undefined
+              ? undefined
+              : { statuses: expected.statuses ?? [expected.status], reason: expected.reason };
+          },
+          table: declaredSkips(entry, mine.keys()),
+        });
         assert.deepEqual(problems, [], `${entry.id}:\n${problems.join("\n")}`);
       },
     });
