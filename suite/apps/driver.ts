@@ -234,7 +234,7 @@ async function runRender(
     onResult: async (result) => {
       const failed = result.status === "FAIL" || result.status === "TIMEOUT";
       const evidence = failed && host.keepEvidence
-        ? await host.keepEvidence(runTestId(result.id), { screenshot: result.manual }).catch(() => [])
+        ? await host.keepEvidence(runTestId(result.id)).catch(() => [])
         : [];
       report.one(
         result.id,

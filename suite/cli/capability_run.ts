@@ -23,7 +23,7 @@ import type { RunSettings } from "../../src/suite.ts";
 import type { Normalizer } from "../../src/normalize/events.ts";
 import { normalizerFor } from "../../src/normalize/mod.ts";
 import { inSlot, MOCK_POST_STREAM_GRACE_MS, MOCK_RUN_TIMEOUT_MS } from "./mock_model.ts";
-import { startRecording } from "./stream_record.ts";
+import { adoptRecordings, recordStreams, startRecording, type StreamRecording } from "./stream_record.ts";
 
 export { createSandbox, type Sandbox };
 
@@ -110,18 +110,30 @@ export async function exists(path: string): Promise<boolean> {
   }
 }
 
-const sharedRuns = new WeakMap<object, Map<string, Promise<unknown>>>();
+/** One shared job: its result, and the host runs it started (recorded apart from any one test). */
+interface SharedJob {
+  readonly result: Promise<unknown>;
+  readonly recordings: StreamRecording[];
+}
+
+const sharedRuns = new WeakMap<object, Map<string, SharedJob>>();
 
 /**
  * The result of `job`, run once per `scope` (a run's settings) and `key`: two tests that need the very same
  * host run (the same argv, script and sandbox contents) judge one run instead of starting the host twice.
+ * Every test that judges it gets its host runs among its own recordings, so each keeps them when it fails.
  */
 export function sharedRun<T>(scope: object, key: string, job: () => Promise<T>): Promise<T> {
   let runs = sharedRuns.get(scope);
   if (!runs) sharedRuns.set(scope, runs = new Map());
-  let run = runs.get(key) as Promise<T> | undefined;
-  if (!run) runs.set(key, run = job());
-  return run;
+  let shared = runs.get(key);
+  if (!shared) {
+    const recordings: StreamRecording[] = [];
+    shared = { result: recordStreams(recordings, job), recordings };
+    runs.set(key, shared);
+  }
+  const { recordings } = shared;
+  return (shared.result as Promise<T>).finally(() => adoptRecordings(recordings));
 }
 
 /** What a check needs. */

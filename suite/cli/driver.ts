@@ -102,7 +102,12 @@ async function withSavedStreams(
   test: TestCase,
   recordings: readonly StreamRecording[],
 ): Promise<Outcome> {
-  const saved = { host: entry.id, test: test.id, ...(test.title ? { title: test.title } : {}) };
+  const saved = {
+    host: entry.id,
+    test: test.id,
+    ...(test.title ? { title: test.title } : {}),
+    verdict: { status: outcome.status, message: outcome.message ?? "" },
+  };
   try {
     const folders = await saveRecordings(outDir, saved, recordings);
     const artifacts = [...(outcome.details?.artifacts as string[] | undefined ?? []), ...folders];

@@ -125,6 +125,17 @@ export function recordStreams<T>(into: StreamRecording[], body: () => Promise<T>
 }
 
 /**
+ * Adds recordings made elsewhere to the current test's: a host run two tests share (suite/cli/capability_run.ts
+ * `sharedRun`) is recorded once, under whichever test started it, and each test that judges it adopts it, so a
+ * failing one keeps the very runs it judged. Outside a recorded test it does nothing.
+ */
+export function adoptRecordings(recordings: readonly StreamRecording[]): void {
+  const into = current.getStore();
+  if (into === undefined) return;
+  for (const recording of recordings) if (!into.includes(recording)) into.push(recording);
+}
+
+/**
  * A recording for a host run about to start, when a test is being recorded; `null` otherwise (the version
  * probe, code outside the driver).
  */
@@ -141,6 +152,8 @@ export interface SavedTest {
   readonly host: string;
   readonly test: string;
   readonly title?: string;
+  /** The test's verdict, kept beside its runs so a replay can say what the run concluded. */
+  readonly verdict?: { readonly status: string; readonly message: string };
 }
 
 /**
@@ -178,6 +191,9 @@ export async function saveRecordings(
       case: name,
       test: saved.test,
       ...(saved.title ? { title: saved.title } : {}),
+      ...(saved.verdict
+        ? { verdict: { status: saved.verdict.status, message: scrub(saved.verdict.message) } }
+        : {}),
       dialect: recording.dialect,
       binary: scrub(recording.binary),
       cwd: scrub(recording.cwd),

@@ -142,6 +142,30 @@ Deno.test({
 });
 
 Deno.test({
+  name: "a failed test that is not manual keeps a screenshot of the host page too",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: async () => {
+    const outDir = await Deno.makeTempDir({ prefix: "conformance-driver-shot-" });
+    try {
+      const entry = REFERENCE_VARIANT_HOSTS.find((candidate) => candidate.id === "reference:bad-timezone")!;
+      const finished = new Map<string, Outcome>();
+      await appsDriver.run(entry, [{ id: "apps/context/shape-valid" }], { ...SETTINGS, outDir }, {
+        started: () => {},
+        finished: (_host, test, outcome) => void finished.set(test, outcome),
+      });
+      const outcome = finished.get("apps/context/shape-valid");
+      assert.equal(outcome?.status, "FAIL", outcome?.message);
+      const [screenshot] = outcome?.details?.screenshots as string[];
+      const png = await Deno.readFile(screenshot!);
+      assert.deepEqual([...png.subarray(1, 4)], [0x50, 0x4e, 0x47], "the screenshot is a PNG");
+    } finally {
+      await Deno.remove(outDir, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
   name: "a host whose CSP allows 'unsafe-eval' gets INFO with the reason, counted, and the run exits 0",
   sanitizeResources: false,
   sanitizeOps: false,

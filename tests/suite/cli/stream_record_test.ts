@@ -9,6 +9,7 @@ import type { CliHostEntry } from "../../../src/host.ts";
 import { parseStream } from "../../../src/normalize/parse.ts";
 import { runCase } from "../../../suite/cli/scripted.ts";
 import { SCRIPTED_CASES } from "../../../suite/cli/scripted_cases.ts";
+import { sharedRun } from "../../../suite/cli/capability_run.ts";
 import {
   MAX_SAVED_STDOUT_BYTES,
   recordStreams,
@@ -109,4 +110,20 @@ Deno.test("a secret redacted in one place of a saved run is redacted where it st
   } finally {
     await Deno.remove(out, { recursive: true });
   }
+});
+
+Deno.test("a host run two tests share is among the recordings of each test that judges it", async () => {
+  const scope = {};
+  const row = SCRIPTED_CASES.find((candidate) => candidate.name === "ordering")!;
+  const job = () => runCase(fake, row, 1.5, new AbortController().signal);
+  const first: StreamRecording[] = [];
+  const second: StreamRecording[] = [];
+  // The first test starts the shared run; the second judges the same one, started while the first waits.
+  const [a, b] = await Promise.all([
+    recordStreams(first, () => sharedRun(scope, "ordering", job)),
+    recordStreams(second, () => sharedRun(scope, "ordering", job)),
+  ]);
+  assert.equal(a, b, "one run, judged twice");
+  assert.equal(first.length, 1);
+  assert.deepEqual(second, first, "the second test keeps the run it judged, though the first started it");
 });
