@@ -13,7 +13,7 @@
  */
 import { relative } from "node:path";
 import { isCompiled, type SelfContext } from "../src/exec/self.ts";
-import { PERMISSION_FLAGS } from "../src/permissions.ts";
+import { PERMISSION_FLAGS, permissionFlags } from "../src/permissions.ts";
 
 /** The task that permits your own host's programs and variables (deno.json; cli/permit.ts). */
 export const PERMIT_TASK = "conformance:permit";
@@ -63,8 +63,15 @@ export function launchOf(context: LaunchContext = currentContext()): Launch {
   };
 }
 
+/** Programs and variables a `deno run` start needs beyond the permission set, to run as printed. */
+export interface AlsoPermit {
+  readonly run: readonly string[];
+  readonly env: readonly string[];
+}
+
 /**
- * The words that start the program again, before its subcommand.
+ * The words that start the program again, before its subcommand. A `deno run` start with a narrow set names
+ * the set's flags, widened by `also` (the run's own hosts' programs and variables), so the words run as printed.
  *
  * @example
  * ```ts
@@ -74,15 +81,17 @@ export function launchOf(context: LaunchContext = currentContext()): Launch {
  * programWords({ kind: "compiled", program: "conformance" }); // ["conformance"]
  * ```
  */
-export function programWords(launch: Launch = launchOf()): string[] {
+export function programWords(launch: Launch = launchOf(), also: AlsoPermit = { run: [], env: [] }): string[] {
   switch (launch.kind) {
     case "compiled":
       return [launch.program];
     case "task":
       // -q: without it deno task first echoes the whole task line, permission set and all.
       return [...launch.deno, "task", "-q", launch.task, "--"];
-    case "source":
-      return [...launch.deno, "run", ...launch.flags, launch.main];
+    case "source": {
+      const flags = launch.flags[0] === "-A" ? ["-A"] : permissionFlags(also.run, also.env);
+      return [...launch.deno, "run", ...flags, launch.main];
+    }
   }
 }
 

@@ -6,7 +6,16 @@
  */
 import { EMPTY_CONFIG, loadConfig } from "../src/config.ts";
 import { EXIT } from "../src/errors.ts";
-import { booleanFlag, type CommandSpec, listFlag, oneOf, parseCommandLine } from "./args.ts";
+import { booleanFlag, type CommandSpec, listFlag, oneOf, parseCommandLine, stringFlag } from "./args.ts";
+import { UsageError } from "../src/errors.ts";
+import type { PlanItem } from "../src/engine.ts";
+import {
+  checkRerunHosts,
+  narrowToTargets,
+  readRerunTargets,
+  reportFlagsNotGiven,
+  rerunSummary,
+} from "./rerun.ts";
 import { HELP } from "./help.ts";
 import { knownHosts, resolveHosts } from "./hosts.ts";
 import type { CliIo } from "./io.ts";
@@ -15,7 +24,12 @@ import { DEFAULT_HOSTS } from "../hosts/registry.ts";
 
 const SPEC: CommandSpec = {
   name: "list",
-  flags: { ...SELECTION_FLAGS, json: { type: "boolean" }, all: { type: "boolean" } },
+  flags: {
+    ...SELECTION_FLAGS,
+    json: { type: "boolean" },
+    all: { type: "boolean" },
+    "rerun-failed": { type: "string" },
+  },
   positionals: { min: 0, max: 1, what: "one of: hosts, tests" },
 };
 
@@ -32,6 +46,13 @@ export async function listCommand(args: string[], io: CliIo): Promise<number> {
     return EXIT.ok;
   }
   const what = oneOf("list topic", parsed.positionals[0] ?? "hosts", ["hosts", "tests"] as const);
+  const rerunFrom = stringFlag(parsed, "rerun-failed");
+  if (rerunFrom !== undefined) {
+    if (what !== "tests") {
+      throw new UsageError('--rerun-failed lists tests: "conformance list tests --rerun-failed R"');
+    }
+    return await listRerun(rerunFrom, args, io, booleanFlag(parsed, "json"));
+  }
   const selection = parseSelection(parsed);
   const config = selection.config ? await loadConfig(selection.config) : EMPTY_CONFIG;
   const known = knownHosts(config);
@@ -70,14 +91,47 @@ export async function listCommand(args: string[], io: CliIo): Promise<number> {
 
   // As `run` plans them: the default hosts without --host, the same filters.
   const { plan: items } = selectTests(resolveHosts(names, known), selection, config.goldenPaths);
+  printTests(items, io, json);
+  return EXIT.ok;
+}
+
+/** Prints (host, test) rows, tab-separated or as JSON, and the count on stderr. */
+function printTests(items: readonly PlanItem[], io: CliIo, json: boolean, note = ""): void {
   const rows = items.flatMap((item) =>
     item.tests.map((t) => ({ host: item.entry.id, suite: item.suite.id, test: t.id, title: t.title ?? t.id }))
   );
   if (json) {
     io.out(`${JSON.stringify(rows, null, 2)}\n`);
-    return EXIT.ok;
+    return;
   }
   for (const row of rows) io.out(`${row.host}\t${row.test}\n`);
-  io.err(`${count(rows.length, "test")} across ${count(items.length, "host")}\n`);
+  io.err(`${count(rows.length, "test")} across ${count(items.length, "host")}${note}\n`);
+}
+
+/**
+ * `list tests --rerun-failed REPORT`: the dry run of `run --rerun-failed REPORT` with the same flags: the
+ * report's unexpected results, stale expectations and interrupted tests, under the flags that shaped its run
+ * (a flag given again wins), as the rerun would run them.
+ */
+async function listRerun(path: string, args: readonly string[], io: CliIo, json: boolean): Promise<number> {
+  const targets = await readRerunTargets(path);
+  const parsed = parseCommandLine(SPEC, [...reportFlagsNotGiven(SPEC, targets.flags ?? [], args), ...args]);
+  if (listFlag(parsed, "host").length > 0) {
+    throw new UsageError(
+      "--rerun-failed takes its hosts from the report: drop --host (narrow with --grep, --tier or --suite)",
+    );
+  }
+  const selection = parseSelection(parsed);
+  const config = selection.config ? await loadConfig(selection.config) : EMPTY_CONFIG;
+  const known = knownHosts(config);
+  checkRerunHosts(targets, known.map((entry) => entry.id));
+  const { plan } = selectTests(resolveHosts([...targets.tests.keys()], known), selection, config.goldenPaths);
+  const { plan: kept, missing } = narrowToTargets(plan, targets);
+  printTests(kept, io, json, ` (${rerunSummary(targets).replace(/^rerunning/, "the rerun of")})`);
+  if (missing.length > 0) {
+    io.err(
+      `${count(missing.length, "test")} of the report not in this selection (--suite, --tier, --grep)\n`,
+    );
+  }
   return EXIT.ok;
 }

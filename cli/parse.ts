@@ -2,7 +2,8 @@
  * `conformance parse --host H [FILE|DIR|-]`: normalises a recorded agent-CLI stream, one JSON event per line.
  * DIR is a recorded run's folder (a fixture, or a failing test's saved stream under `--out`/streams/): its
  * stdout.jsonl is read with its argv, stderr and exit code, and with the dialect its meta.json names (then
- * `--host` may be left out).
+ * `--host` may be left out). With `--judge` it prints instead the stream contract's judgement of the replay
+ * beside the verdict the run gave (cli/rejudge.ts), and exits 1 when the contract is broken.
  *
  * @module
  */
@@ -17,14 +18,22 @@ import { InputTooLargeError, readTextBounded } from "../src/read_bounded.ts";
 import { NORMALIZERS } from "../src/normalize/mod.ts";
 import { oneLine } from "../src/file_errors.ts";
 import { didYouMean } from "../src/suggest.ts";
-import { type CommandSpec, parseCommandLine, stringFlag } from "./args.ts";
+import { booleanFlag, type CommandSpec, parseCommandLine, stringFlag } from "./args.ts";
+import { judgementLines, judgeSavedRun, shapeOfSavedRun } from "./rejudge.ts";
+import type { StreamShape } from "../src/exec/host_runner.ts";
+import { stripControls } from "../src/report/sanitize.ts";
 import { HELP } from "./help.ts";
 import { knownHosts, resolveHosts } from "./hosts.ts";
 import type { CliIo } from "./io.ts";
 
 const SPEC: CommandSpec = {
   name: "parse",
-  flags: { host: { type: "string" }, config: { type: "string" }, "exit-code": { type: "string" } },
+  flags: {
+    host: { type: "string" },
+    config: { type: "string" },
+    "exit-code": { type: "string" },
+    judge: { type: "boolean" },
+  },
   positionals: { min: 0, max: 1, what: "at most one FILE (or - for standard input)" },
 };
 
@@ -49,8 +58,14 @@ export async function parseCommand(
     );
   }
   let host: { name: string; dialect: string };
+  // The host's stream shape, for --judge: from the registry or --config when the host is known there.
+  let shape: StreamShape | null = null;
   if (stringFlag(parsed, "host") === undefined && recorded?.meta.dialect) {
     host = { name, dialect: recorded.meta.dialect };
+    const configPath = stringFlag(parsed, "config");
+    const known = knownHosts(configPath ? await loadConfig(configPath) : EMPTY_CONFIG);
+    const entry = known.find((candidate) => candidate.id === name);
+    if (entry?.kind === "cli") shape = entry.runner.streamShape;
   } else {
     const configPath = stringFlag(parsed, "config");
     const [entry] = resolveHosts(
@@ -62,6 +77,7 @@ export async function parseCommand(
     }
     // A saved stream says which dialect the run was read as (a fake may speak another host's wire).
     host = { name: entry!.runner.name, dialect: recorded?.meta.dialect ?? entry!.runner.dialect };
+    shape = entry!.runner.streamShape;
   }
   const exitCodeText = stringFlag(parsed, "exit-code");
   // A recording's null exit code (killed at the recorder's limit) stays null: an EOF dialect must not read it as 0.
@@ -93,8 +109,15 @@ export async function parseCommand(
       ? { argv: recorded.argv, signal: recorded.meta.signal ?? null, stderr: recorded.stderr }
       : {}),
   });
+  const judge = booleanFlag(parsed, "judge");
+  const kept: NormalizedEvent[] = [];
   let pending = "";
   const print = (events: readonly NormalizedEvent[]) => {
+    // Judged, the events are kept for the judgement instead (a saved stdout is at most 1 MiB).
+    if (judge) {
+      kept.push(...events);
+      return;
+    }
     for (const event of events) pending += `${JSON.stringify(event)}\n`;
     if (pending.length >= 65_536) {
       io.out(pending);
@@ -112,7 +135,19 @@ export async function parseCommand(
   }
   print(parser.end());
   io.out(pending);
-  return EXIT.ok;
+  if (!judge) return EXIT.ok;
+  const facts = { ...recorded?.meta, exitCode };
+  const judgement = judgeSavedRun(
+    kept,
+    facts,
+    shapeOfSavedRun(recorded?.meta.test, shape ?? { init: "none", terminal: "eof" }),
+  );
+  const lines = judgementLines(judgement, facts, positional);
+  if (shape === null) {
+    lines.push(`host "${host.name}" is not known here, so its stream shape was not checked: give --config`);
+  }
+  io.out(lines.map((line) => `${stripControls(line, { singleLine: true })}\n`).join(""));
+  return judgement.status === "PASS" ? EXIT.ok : EXIT.unexpected;
 }
 
 /** The longest line `parse` reads: the executor's limit (src/exec/line_reader.ts). */
@@ -157,7 +192,16 @@ interface RecordedRun {
     readonly dialect?: string;
     readonly exitCode?: number | null;
     readonly signal?: string | null;
+    readonly test?: string;
+    readonly stopped?: string | null;
+    readonly verdict?: { readonly status: string; readonly message: string };
   };
+}
+
+function isVerdict(value: unknown): value is { status: string; message: string } {
+  const record = value as Record<string, unknown> | null;
+  return typeof value === "object" && value !== null && typeof record!.status === "string" &&
+    typeof record!.message === "string";
 }
 
 /** The recorded run in folder `path`, or `null` when `path` is not a folder. */
@@ -207,7 +251,7 @@ async function readRecordedRun(path: string): Promise<RecordedRun | null> {
   if (typeof meta !== "object" || meta === null) {
     throw new UsageError(`Recorded run "${path}": meta.json must be an object`);
   }
-  const { host, dialect, exitCode, signal } = meta as Record<string, unknown>;
+  const { host, dialect, exitCode, signal, test, stopped, verdict } = meta as Record<string, unknown>;
   if (typeof dialect === "string" && !Object.hasOwn(NORMALIZERS, dialect)) {
     const dialects = Object.keys(NORMALIZERS);
     throw new UsageError(
@@ -225,6 +269,9 @@ async function readRecordedRun(path: string): Promise<RecordedRun | null> {
       ...(typeof dialect === "string" ? { dialect } : {}),
       ...(typeof exitCode === "number" || exitCode === null ? { exitCode } : {}),
       ...(typeof signal === "string" || signal === null ? { signal } : {}),
+      ...(typeof test === "string" ? { test } : {}),
+      ...(typeof stopped === "string" || stopped === null ? { stopped } : {}),
+      ...(isVerdict(verdict) ? { verdict } : {}),
     },
   };
 }

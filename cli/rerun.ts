@@ -9,7 +9,10 @@
  *
  * @module
  */
+import { join } from "node:path";
 import { UsageError } from "../src/errors.ts";
+import { type CommandSpec, parseCommandLine } from "./args.ts";
+import { JSON_REPORT_FILE } from "../src/report/json.ts";
 import { compare, type TestResult } from "../src/outcome.ts";
 import { parseReport } from "../src/report/schema.ts";
 import { InputTooLargeError, MAX_REPORT_FILE_BYTES, readTextBounded } from "../src/read_bounded.ts";
@@ -82,6 +85,35 @@ export function rerunCommand(
   return words.map(shellQuote).join(" ");
 }
 
+/**
+ * The words of a report's `run.rerunFlags` that `spec` knows and `argv` does not give again (never `--host`
+ * nor `--rerun-failed`): what a rerun repeats of the run that wrote the report, before its own command line.
+ *
+ * @example
+ * ```ts ignore
+ * reportFlagsNotGiven(RUN_SPEC, ["--config", "c.yaml", "--live"], ["--rerun-failed", "r", "--live"]);
+ * // ["--config", "c.yaml"]
+ * ```
+ */
+export function reportFlagsNotGiven(
+  spec: CommandSpec,
+  flags: readonly string[],
+  argv: readonly string[],
+): string[] {
+  const parsed = parseCommandLine(spec, argv);
+  const given = new Set(Object.keys(parsed.flags).filter((name) => parsed.flags[name] !== undefined));
+  const kept: string[] = [];
+  for (let index = 0; index < flags.length; index++) {
+    const name = flags[index]!.replace(/^--/, "");
+    const flag = spec.flags[name];
+    const words = flag?.type === "string" ? [flags[index]!, flags[++index] ?? ""] : [flags[index]!];
+    if (flag !== undefined && name !== "host" && name !== "rerun-failed" && !given.has(name)) {
+      kept.push(...words);
+    }
+  }
+  return kept;
+}
+
 /** What `--rerun-failed` reruns: per host, the test ids. */
 export interface RerunTargets {
   /** The report file, for messages. */
@@ -92,41 +124,73 @@ export interface RerunTargets {
   readonly command?: string;
   /** The flags that shaped that run (`run.rerunFlags`), when the report records them. */
   readonly flags?: readonly string[];
+  /** How many of the targets an interrupt left without a result (`run.interrupted`): rerun as well. */
+  readonly interrupted: number;
+  /** Whether the report says its run was cut short. */
+  readonly incomplete: boolean;
 }
 
 /**
- * Reads the unexpected results and stale expectations of a report. A missing, unreadable or invalid file is a
- * {@linkcode UsageError} (or the report reader's one-line `ReportError`), both exit 2.
+ * Reads what a report's rerun runs: its unexpected results and stale expectations, and the tests an interrupt
+ * left without a result. `path` is the report.json, or the `--out` folder holding it. A missing, unreadable
+ * or invalid file is a {@linkcode UsageError} (or the report reader's one-line `ReportError`), both exit 2.
  */
 export async function readRerunTargets(path: string): Promise<RerunTargets> {
+  const file = await reportIn(path);
   let text: string;
   try {
-    text = await readTextBounded(path, {
-      label: `--rerun-failed: report "${path}"`,
-      hint: "give the report.json a run wrote with --reporter json --out DIR",
+    text = await readTextBounded(file, {
+      label: `--rerun-failed: report "${file}"`,
+      hint: "give the report.json (or the --out folder) of an earlier run",
       maxBytes: MAX_REPORT_FILE_BYTES,
     });
   } catch (error) {
     if (error instanceof Deno.errors.NotCapable || error instanceof InputTooLargeError) throw error;
     const why = error instanceof Deno.errors.NotFound ? "does not exist" : "cannot be read";
     throw new UsageError(
-      `--rerun-failed: report "${path}" ${why}: give the report.json a run wrote with --reporter json --out DIR`,
+      `--rerun-failed: report "${file}" ${why}: give the report.json (or the --out folder) of an earlier run`,
     );
   }
-  const report = parseReport(text, path);
+  const report = parseReport(text, file);
   const tests = new Map<string, Set<string>>();
-  for (const result of report.results) {
-    if (compare(result) === "expected") continue;
-    let set = tests.get(result.host);
-    if (!set) tests.set(result.host, set = new Set());
-    set.add(result.test);
-  }
+  const add = (host: string, test: string) => {
+    let set = tests.get(host);
+    if (!set) tests.set(host, set = new Set());
+    set.add(test);
+  };
+  for (const result of report.results) if (compare(result) !== "expected") add(result.host, result.test);
+  const interrupted = report.run.interrupted ?? [];
+  for (const test of interrupted) add(test.host, test.test);
   return {
-    source: path,
+    source: file,
     tests,
     ...(report.run.command ? { command: report.run.command } : {}),
     ...(report.run.rerunFlags ? { flags: report.run.rerunFlags } : {}),
+    interrupted: interrupted.length,
+    incomplete: report.run.incomplete === true,
   };
+}
+
+/** The report file `path` names: itself, or the report.json in it when it is a folder. */
+async function reportIn(path: string): Promise<string> {
+  try {
+    if ((await Deno.stat(path)).isDirectory) return join(path, JSON_REPORT_FILE);
+  } catch {
+    // Not there, or not to be looked at: the read says which, with the path as given.
+  }
+  return path;
+}
+
+/**
+ * The line that starts a rerun: how many tests of which report, and how many of them an interrupt left
+ * without a result.
+ */
+export function rerunSummary(targets: RerunTargets): string {
+  const total = [...targets.tests.values()].reduce((sum, tests) => sum + tests.size, 0);
+  const interrupted = targets.interrupted > 0
+    ? `, ${targets.interrupted} of them interrupted before they had a result (the report is incomplete)`
+    : "";
+  return `rerunning ${total} test(s) of "${targets.source}"${interrupted}`;
 }
 
 /**

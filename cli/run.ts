@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { EMPTY_CONFIG, loadConfig } from "../src/config.ts";
+import { type Config, EMPTY_CONFIG, loadConfig } from "../src/config.ts";
 import { catalogue, executePlan, filterPlan, type PlanItem, tiersOf } from "../src/engine.ts";
 import { EXIT, UsageError } from "../src/errors.ts";
 import { applicableExpectations, unexpectedResults } from "../src/expectations.ts";
@@ -28,12 +28,16 @@ import {
   checkRerunHosts,
   narrowToTargets,
   readRerunTargets,
+  reportFlagsNotGiven,
   rerunCommand,
   rerunFlags,
+  rerunSummary,
   type RerunTargets,
 } from "./rerun.ts";
 import { checkPrerequisites } from "./preflight.ts";
-import { programWords } from "./launch.ts";
+import { clearEarlierEvidence, clearedLine, prepareOutDir } from "./out_dir.ts";
+import { type AlsoPermit, launchOf, programWords } from "./launch.ts";
+import { binEnvName } from "../src/exec/find_executable.ts";
 import { mayPermit, notPermittedError, NotPermittedRun, runNeeds, runPermitted } from "./permit.ts";
 import type { CliIo } from "./io.ts";
 import { prepareExpectationUpdate, writeExpectationUpdate } from "./update_expectations.ts";
@@ -46,8 +50,6 @@ import { JUNIT_FILE } from "../src/report/junit.ts";
 import { MARKDOWN_BOARD_FILE } from "../src/report/markdown.ts";
 import { HTML_REPORT_FILE } from "../src/report/html.ts";
 import { PrettyReporter } from "../src/report/pretty.ts";
-import { isPermissionRefusal } from "../src/permissions.ts";
-import { oneLine } from "../src/file_errors.ts";
 import { join } from "node:path";
 import { redact, secretsFromEnv } from "../src/report/redact.ts";
 import { readableEnv } from "../src/exec/env.ts";
@@ -229,7 +231,13 @@ export async function planRun(
   options: RunOptions,
   rerun?: RerunTargets,
 ): Promise<
-  { plan: PlanItem[]; all: PlanItem[]; goldenPaths: readonly UserGoldenPath[]; known: HostEntry[] }
+  {
+    plan: PlanItem[];
+    all: PlanItem[];
+    goldenPaths: readonly UserGoldenPath[];
+    known: HostEntry[];
+    config: Config;
+  }
 > {
   const config = options.config ? await loadConfig(options.config) : EMPTY_CONFIG;
   const known = knownHosts(config);
@@ -276,7 +284,7 @@ export async function planRun(
     configHosts: new Set(config.hosts.map((host) => host.id)),
     configSource: config.source,
   });
-  return { plan, all, goldenPaths, known };
+  return { plan, all, goldenPaths, known, config };
 }
 
 /**
@@ -308,9 +316,12 @@ export async function runConformance(
 ): Promise<number> {
   const rerun = options.rerunFailed === undefined ? undefined : await readRerunTargets(options.rerunFailed);
   if (rerun?.tests.size === 0) {
-    io.err(`conformance: report "${rerun.source}" has no unexpected result: nothing to rerun\n`);
+    io.err(
+      `conformance: report "${rerun.source}" has no unexpected result and no interrupted test: nothing to rerun\n`,
+    );
     return EXIT.ok;
   }
+  if (rerun) io.err(`conformance: ${rerunSummary(rerun)}\n`);
   if (rerun) options = { ...withReportFlags(options, rerun, argv), hosts: [...rerun.tests.keys()] };
   let planned;
   try {
@@ -321,7 +332,7 @@ export async function runConformance(
     if (mayPermit()) return await runPermitted(error.needs, ["run", ...argv], io);
     throw notPermittedError(error.needs, ["run", ...argv]);
   }
-  const { plan, goldenPaths, known } = planned;
+  const { plan, goldenPaths, known, config } = planned;
   // These refuse before any test runs: a file that rotted, an update that cannot apply, a report folder that
   // cannot be written.
   const expectations = await loadRunExpectations({
@@ -330,7 +341,11 @@ export async function runConformance(
     goldenPaths,
     updating: options.updateExpectations,
   });
-  if (options.out !== undefined) await prepareOutDir(options.out);
+  if (options.out !== undefined) {
+    await prepareOutDir(options.out);
+    const cleared = await clearEarlierEvidence(options.out);
+    if (cleared !== null) io.err(clearedLine(options.out, cleared));
+  }
   const update = options.updateExpectations
     ? await prepareExpectationUpdate(
       options.expectations[0]!,
@@ -399,14 +414,14 @@ export async function runConformance(
       version: await hostVersion(suite, entry, settings),
       ...(entry.testOnly ? { testOnly: true } : {}),
     })));
-    reporters = new ReporterGroup(createReporters(options.reporters, {
+    reporters = new ReporterGroup(createReporters(writtenReporters(options), {
       outDir: options.out ?? null,
       stdout: { write: io.out },
       stderr: { write: io.err },
       isTTY: io.isTTY,
       color: io.color,
       secrets: literals,
-      rerun: rerunLine(options),
+      rerun: rerunLine(options, alsoPermitFor(config, plan)),
       stepSummary: readableEnv().GITHUB_STEP_SUMMARY,
     }));
     total = plan.reduce((n, item) => n + item.tests.length, 0);
@@ -474,19 +489,7 @@ export function withReportFlags(
 ): RunOptions {
   const fromCommandLine = argv.some((arg) => arg === "--rerun-failed" || arg.startsWith("--rerun-failed="));
   if (!rerun.flags || rerun.flags.length === 0 || !fromCommandLine) return options;
-  const parsed = parseCommandLine(RUN_SPEC, argv);
-  const given = new Set(Object.keys(parsed.flags).filter((name) => parsed.flags[name] !== undefined));
-  const kept: string[] = [];
-  for (let index = 0; index < rerun.flags.length; index++) {
-    const name = rerun.flags[index]!.replace(/^--/, "");
-    const spec = RUN_SPEC.flags[name];
-    const words = spec?.type === "string"
-      ? [rerun.flags[index]!, rerun.flags[++index] ?? ""]
-      : [rerun.flags[index]!];
-    if (spec !== undefined && name !== "host" && name !== "rerun-failed" && !given.has(name)) {
-      kept.push(...words);
-    }
-  }
+  const kept = reportFlagsNotGiven(RUN_SPEC, rerun.flags, argv);
   const merged = parseRunOptions([...kept, ...argv]);
   return merged === "help" ? options : merged;
 }
@@ -500,6 +503,16 @@ const REPORT_FILES: Readonly<Partial<Record<ReporterName, string>>> = {
 };
 
 /**
+ * The reporters a run writes: those asked for, and with `--out` always `json`, so that `report.json` is there
+ * for `--rerun-failed`, `board` and the next run's clearing of its evidence.
+ */
+function writtenReporters(options: RunOptions): ReporterName[] {
+  return options.out !== undefined && !options.reporters.includes("json")
+    ? [...options.reporters, "json"]
+    : options.reporters;
+}
+
+/**
  * The terminal's last word on a run: without `pretty` (only file reporters chosen) its summary line, and one
  * "wrote PATH" line per report file, on standard error (standard output may carry a report).
  */
@@ -509,51 +522,33 @@ function closeTerminal(options: RunOptions, report: RunReport, io: CliIo): void 
     io.err(`${pretty.summaryLine(report)}\n`);
   }
   if (options.out === undefined) return;
-  for (const name of options.reporters) {
+  for (const name of writtenReporters(options)) {
     const file = REPORT_FILES[name];
     if (file !== undefined) io.err(`conformance: wrote ${join(options.out, file)}\n`);
   }
 }
 
-/**
- * Makes sure `--out` can take the reports before any test runs: creates the folder when missing, and refuses
- * a file, a path under a file, or a folder this process cannot write (one line, exit 2).
- */
-export async function prepareOutDir(path: string): Promise<void> {
-  const refuse = (why: string) =>
-    new UsageError(`--out "${path}" ${why}: give a folder the reports can be written to`);
-  try {
-    const info = await Deno.stat(path);
-    if (!info.isDirectory) throw refuse("is a file, not a folder");
-  } catch (error) {
-    if (error instanceof UsageError || isPermissionRefusal(error)) throw error;
-    if (!(error instanceof Deno.errors.NotFound)) throw refuse(`cannot be used (${reason(error)})`);
-    try {
-      await Deno.mkdir(path, { recursive: true });
-    } catch (error) {
-      if (isPermissionRefusal(error)) throw error;
-      throw refuse(`cannot be created (${reason(error)})`);
-    }
-  }
-  try {
-    await Deno.remove(await Deno.makeTempFile({ dir: path, prefix: ".conformance-write-check-" }));
-  } catch (error) {
-    if (isPermissionRefusal(error)) throw error;
-    throw refuse(`is not writable (${reason(error)})`);
-  }
-}
-
-/** An OS error's message without Deno's trailing call description, on one line. */
-function reason(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return oneLine(message.replace(/:\s*(mkdir|stat|open)\s.*$/s, ""));
-}
-
 /** The command that reruns one result of this run, with the flags that shaped it. */
-function rerunLine(options: RunOptions): (result: TestResult) => string {
-  const program = programWords();
+function rerunLine(options: RunOptions, also: AlsoPermit): (result: TestResult) => string {
+  const program = programWords(launchOf(), also);
   const flags = rerunFlags(options);
   return (result) => rerunCommand(program, flags, result);
+}
+
+/**
+ * What a `deno run` start must permit to rerun this run's hosts as printed: the config file's CLI hosts'
+ * programs and variables, and the `CONFORMANCE_<HOST>_BIN` paths of the run's CLI hosts.
+ */
+function alsoPermitFor(config: Config, plan: readonly PlanItem[], env = Deno.env): AlsoPermit {
+  const cli = config.hosts.flatMap((host) => host.kind === "cli" ? [host] : []);
+  const overrides = plan.flatMap(({ entry }) => {
+    const path = entry.kind === "cli" ? env.get(binEnvName(entry.id)) : undefined;
+    return path ? [path] : [];
+  });
+  return {
+    run: [...new Set([...cli.map((host) => host.binary), ...overrides])],
+    env: [...new Set(cli.flatMap((host) => host.envAllow.filter((name) => !name.endsWith("*"))))],
+  };
 }
 
 async function hostVersion(

@@ -85,6 +85,8 @@ Deno.test("--rerun-failed starts from the report's flags; a flag given again win
   const targets = {
     source: "r.json",
     tests: new Map([["fake", new Set(["cli/scripted/ordering"])]]),
+    interrupted: 0,
+    incomplete: false,
     flags: [
       "--config",
       "c.yaml",
