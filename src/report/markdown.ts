@@ -1,14 +1,16 @@
 /**
- * The `markdown` reporter: the pass/fail board, tests × hosts with ✓ ✗ ! i – marks and numbered footnotes
- * for SKIP and INFO reasons and for test titles (`[^t<row>]` after the test id), written to `board.md`. Test-only hosts (the fakes, broken reference variants)
- * are left off by policy, and the board says which. Under it, when the run checked capabilities, the
+ * The `markdown` reporter: the pass/fail board, tests × hosts with ✓ ✗ ⧗ ⚠ ! i – marks (bold where the run
+ * fails on the result: unexpected, or a stale expectation), a numbered note for every mark but ✓ (its message,
+ * and a known finding's listed reason) and for test titles (`[^t<row>]` after the test id), written to
+ * `board.md`. Test-only hosts (the fakes, broken reference variants) are left off by policy, and the board says
+ * which. Under it, when the run checked capabilities, the
  * capability board: host × flag, "argv" and "behaviour" side by side (src/report/capability_board.ts).
  *
  * @module
  */
 import { join } from "node:path";
 import { writeFileAtomic } from "./atomic_write.ts";
-import { boardGrid, type BoardRow } from "./board_grid.ts";
+import { boardGrid, type BoardRow, shortVersion } from "./board_grid.ts";
 import { capabilityBoard, type CapabilityHalf } from "./capability_board.ts";
 import { redact } from "./redact.ts";
 import { stripControls } from "./sanitize.ts";
@@ -59,7 +61,11 @@ export function renderBoardMarkdown(report: RunReport, options: BoardMarkdownOpt
     for (const [index, row] of grid.rows.entries()) {
       const cells = row.cells.map((cell) => {
         if (!cell) return "";
-        return cell.footnote === undefined ? cell.mark : `${cell.mark}[^${cell.footnote}]`;
+        // What the run fails on stands out from the known findings.
+        const mark = cell.verdict === "unexpected" || cell.verdict === "stale"
+          ? `**${cell.mark}**`
+          : cell.mark;
+        return cell.footnote === undefined ? mark : `${mark}[^${cell.footnote}]`;
       });
       const title = titleOf(row) === undefined ? "" : `[^t${index + 1}]`;
       lines.push(`| \`${code(row.test)}\`${title} | ${cells.join(" | ")} |`);
@@ -70,9 +76,11 @@ export function renderBoardMarkdown(report: RunReport, options: BoardMarkdownOpt
     });
     lines.push(`| **Passed** | ${totals.join(" | ")} |`, "");
     lines.push(
-      "✓ pass · ✗ fail (a MUST broken), timeout or harness error · ! warning (a SHOULD broken) · " +
-        "i info (a MAY not taken, or an observation that breaks nothing; in the note) · " +
-        "– skipped (reason in the note) · blank: not run",
+      "✓ pass · ✗ fail (a MUST broken) · ⧗ timeout · ⚠ harness error (not the host's) · ! warning (a SHOULD " +
+        "broken) · i info (a MAY not taken, or an observation that breaks nothing) · – skipped · blank: not " +
+        "run · **bold**: unexpected, or a stale expectation (the run fails on it); plain: as expected, a known " +
+        "finding listed in the host's expectations · every mark but ✓ has a note: its message, and for a " +
+        "known finding the listed reason",
       "",
     );
   }
@@ -185,7 +193,7 @@ function titleOf(row: BoardRow): string | undefined {
 }
 
 function hostHeader(host: ReportHost, secrets: readonly string[]): string {
-  const version = host.version ? ` ${escapeMarkdown(redact(host.version, secrets))}` : "";
+  const version = host.version ? ` ${escapeMarkdown(shortVersion(redact(host.version, secrets)))}` : "";
   return `${escapeMarkdown(host.id)}${version}`;
 }
 

@@ -30,7 +30,7 @@ Deno.test("buildBoard merges report files into one markdown board, with the diff
   assert.equal(built.report.run.shard, "1/1");
   assert.equal(built.written, undefined);
   assert.match(built.text, /^\| `cli\/a` \| ✓ \| –\[\^1\] \|$/m);
-  assert.match(built.text, /^\| `cli\/b` \| ✗ \| {2}\|$/m);
+  assert.match(built.text, /^\| `cli\/b` \| \*\*✗\*\*\[\^2\] \| {2}\|$/m);
   assert.match(built.text, /^### New failures \(1\)$/m);
   assert.match(built.text, /^\| codex \| cli\/b \| PASS \| FAIL \| broken \|$/m);
   // gemini is not in the old report: one line for the host, none for its results.

@@ -12,18 +12,46 @@ function table(markdown: string): string[][] {
     .map((line) => line.slice(2, -2).split(" | ").map((cell) => cell.trim()));
 }
 
-Deno.test("the board shows tests × hosts with ✓ ✗ ! i – marks", () => {
-  const rows = table(renderBoardMarkdown(mixedReport()));
-  assert.deepEqual(rows, [
+Deno.test("the board shows tests × hosts, unexpected marks in bold, TIMEOUT and ERROR apart from FAIL", () => {
+  const board = renderBoardMarkdown(mixedReport());
+  assert.deepEqual(table(board), [
     ["Test", "claude-code 1.2.3", "codex"],
     ["---", ":-:", ":-:"],
-    ["`cli/behavior/plain`", "✓", "✗"],
-    ["`cli/capabilities/images-positive`", "–[^1]", "–[^2]"],
-    ["`cli/scripted/optional`", "i[^3]", ""],
-    ["`cli/scripted/ordering`", "✗", "✗"],
-    ["`cli/scripted/retry`", "!", "✗"],
+    ["`cli/behavior/plain`", "✓", "**⧗**[^1]"],
+    ["`cli/capabilities/images-positive`", "–[^2]", "–[^3]"],
+    ["`cli/scripted/optional`", "i[^4]", ""],
+    ["`cli/scripted/ordering`", "**✗**[^5]", "**⚠**[^6]"],
+    ["`cli/scripted/retry`", "![^7]", "✗[^8]"],
     ["**Passed**", "1/5", "0/4"],
   ]);
+  // Every mark but ✓ has a note: the message, and whether the run fails on it or it is a known finding.
+  assert.deepEqual(board.match(/^\[\^\d+\]: .*$/gm), [
+    "[^1]: unexpected TIMEOUT: no terminal event in 60s",
+    "[^2]: images unsupported",
+    "[^3]: binary absent",
+    "[^4]: the optional behaviour is not offered",
+    "[^5]: unexpected FAIL: tool\\_result before tool\\_call",
+    "[^6]: unexpected ERROR: harness crashed",
+    "[^7]: WARN: no retry event",
+    "[^8]: known FAIL: known: retries silently",
+  ]);
+});
+
+Deno.test("a known finding's note gives the expectation's reason; version headers are the version alone", () => {
+  const input = report([
+    result("gemini", "cli/mock-model/fault-http-500", "TIMEOUT", {
+      expected: "TIMEOUT",
+      message: "still running after 60606 ms",
+      details: { expectationReason: "retries with backoff" },
+    }),
+  ], { hosts: [{ id: "gemini", kind: "cli", version: "gemini 0.9.1 (released 2026-09-23, 2mo ago)" }] });
+  const board = renderBoardMarkdown(input);
+  assert.deepEqual(table(board)[2], ["`cli/mock-model/fault-http-500`", "⧗[^1]"]);
+  assert.match(
+    board,
+    /^\[\^1\]: known TIMEOUT \(listed: retries with backoff\): still running after 60606 ms$/m,
+  );
+  assert.equal(table(board)[0]![1], "gemini 0.9.1");
 });
 
 Deno.test("an INFO gets its own mark, a footnote with its reason, and a legend entry", () => {
@@ -63,10 +91,11 @@ Deno.test("test-only hosts are left off the board, and the board says so", () =>
   assert.ok(!board.includes("only-fake"), "tests only a test-only host ran do not appear");
   assert.match(board, /Left off by policy \(test-only hosts\): `fake`\./);
   // Footnote numbers count only reasons on the board: the fake host's skip reason adds none.
-  assert.deepEqual(board.match(/^\[\^\d+\]: .*$/gm), [
-    "[^1]: images unsupported",
-    "[^2]: binary absent",
-    "[^3]: the optional behaviour is not offered",
+  assert.deepEqual(board.match(/^\[\^\d+\]: .*$/gm)?.slice(0, 4), [
+    "[^1]: unexpected TIMEOUT: no terminal event in 60s",
+    "[^2]: images unsupported",
+    "[^3]: binary absent",
+    "[^4]: the optional behaviour is not offered",
   ]);
 });
 
