@@ -203,6 +203,11 @@ export function parseRunOptions(args: readonly string[], env = Deno.env): RunOpt
       options[key] = value;
     }
   }
+  if (options.reporters.includes("html") && options.out === undefined) {
+    throw new UsageError(
+      'Reporter "html" writes report.html into a folder: add --out DIR (e.g. --out reports)',
+    );
+  }
   if (options.rerunFailed !== undefined && options.hosts.length > 0) {
     throw new UsageError(
       "--rerun-failed takes its hosts from the report: drop --host (narrow with --grep, --tier or --suite)",

@@ -13,7 +13,7 @@ import type { ReportHost, RunReport } from "./schema.ts";
 import { expectationReason, judge, type Verdict } from "./verdict.ts";
 
 /**
- * The board mark of each status: PASS ✓, FAIL ✗ (a MUST broken), TIMEOUT ⧗ (the host did not finish), ERROR ⚠
+ * The board mark of each status: PASS ✓, FAIL ✗ (a MUST broken), TIMEOUT ◷ (the host did not finish), ERROR ⚠
  * (the harness failed, not the host), WARN !, INFO i, SKIP –.
  */
 export const STATUS_MARK: Record<Status, string> = {
@@ -22,7 +22,7 @@ export const STATUS_MARK: Record<Status, string> = {
   WARN: "!",
   INFO: "i",
   SKIP: "–",
-  TIMEOUT: "⧗",
+  TIMEOUT: "◷",
   ERROR: "⚠",
 };
 
@@ -30,7 +30,7 @@ export const STATUS_MARK: Record<Status, string> = {
 export interface BoardCell {
   /** The (redacted) result shown. */
   result: TestResult;
-  /** ✓ ✗ ⧗ ⚠ ! i or –. */
+  /** ✓ ✗ ◷ ⚠ ! i or –. */
   mark: string;
   /** How the result stands against its expectation; boards set an unexpected or stale cell apart. */
   verdict: Verdict;

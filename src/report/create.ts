@@ -36,7 +36,7 @@ export interface CreateReportersOptions {
   columns?: number;
   /** Exact secret values to redact, e.g. `secretsFromEnv(readableEnv())`. */
   secrets: readonly string[];
-  /** The command that reruns one result, shown by `pretty` under each result that needs attention. */
+  /** The command that reruns one result: `pretty` prints it under each result that needs attention, `html` in its row. */
   rerun?: (result: TestResult) => string | null;
   /** The value of `GITHUB_STEP_SUMMARY`, where `github` appends the board; unset, it appends nothing. */
   stepSummary?: string | undefined;
@@ -117,7 +117,7 @@ export function createReporters(names: readonly string[], options: CreateReporte
       case "markdown":
         return new MarkdownReporter(file);
       case "html":
-        return new HtmlReporter(file);
+        return new HtmlReporter({ ...file, ...(options.rerun ? { rerun: options.rerun } : {}) });
       case "github":
         return new GithubReporter({ out: options.stdout, stepSummary: options.stepSummary, secrets });
     }

@@ -25,6 +25,7 @@ import { redact, redactResult } from "./redact.ts";
 import type { Reporter, TextSink } from "./reporter.ts";
 import type { RunReport } from "./schema.ts";
 import { escapeXmlText, openTag } from "./xml.ts";
+import { shownDetails } from "./details.ts";
 
 /** The file name the junit reporter writes in the output folder. */
 export const JUNIT_FILE = "junit.xml";
@@ -234,8 +235,10 @@ function element(name: string, attributes: Record<string, string>, text: string)
   return text ? `${open}>${escapeXmlText(text)}</${name}>\n` : `${open}/>\n`;
 }
 
+/** The details once each (src/report/details.ts); the artifacts are properties already. */
 function detailsText(details: Record<string, unknown>): string {
-  return Object.keys(details).length === 0 ? "" : `details: ${JSON.stringify(details, null, 2)}`;
+  const shown = shownDetails(details, ["artifacts"]);
+  return Object.keys(shown).length === 0 ? "" : `details: ${JSON.stringify(shown, null, 2)}`;
 }
 
 function firstLine(text: string): string {

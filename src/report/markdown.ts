@@ -1,5 +1,5 @@
 /**
- * The `markdown` reporter: the pass/fail board, tests × hosts with ✓ ✗ ⧗ ⚠ ! i – marks (bold where the run
+ * The `markdown` reporter: the pass/fail board, tests × hosts with ✓ ✗ ◷ ⚠ ! i – marks (bold where the run
  * fails on the result: unexpected, or a stale expectation), a numbered note for every mark but ✓ (its message,
  * and a known finding's listed reason) and for test titles (`[^t<row>]` after the test id), written to
  * `board.md`. Test-only hosts (the fakes, broken reference variants) are left off by policy, and the board says
@@ -76,7 +76,7 @@ export function renderBoardMarkdown(report: RunReport, options: BoardMarkdownOpt
     });
     lines.push(`| **Passed** | ${totals.join(" | ")} |`, "");
     lines.push(
-      "✓ pass · ✗ fail (a MUST broken) · ⧗ timeout · ⚠ harness error (not the host's) · ! warning (a SHOULD " +
+      "✓ pass · ✗ fail (a MUST broken) · ◷ timeout · ⚠ harness error (not the host's) · ! warning (a SHOULD " +
         "broken) · i info (a MAY not taken, or an observation that breaks nothing) · – skipped · blank: not " +
         "run · **bold**: unexpected, or a stale expectation (the run fails on it); plain: as expected, a known " +
         "finding listed in the host's expectations · every mark but ✓ has a note: its message, and for a " +

@@ -23,3 +23,5 @@ export * from "./diff.ts";
 export * from "./board.ts";
 export * from "./create.ts";
 export * from "./verdict.ts";
+export * from "./duration.ts";
+export * from "./details.ts";

@@ -14,6 +14,7 @@ import { artifactsOf } from "./artifacts.ts";
 import { redact } from "./redact.ts";
 import { stripControls } from "./sanitize.ts";
 import { cutAtWord } from "../quote.ts";
+import { formatDuration } from "./duration.ts";
 import type { Reporter, ReportPlan, TextSink } from "./reporter.ts";
 import type { RunReport } from "./schema.ts";
 import { formatSkipGroups, groupSkips } from "./skip_reasons.ts";
@@ -291,13 +292,4 @@ function consoleColumns(): number {
  */
 function firstLine(text: string): string {
   return cutAtWord(stripControls(text.split(/\r?\n/, 1)[0] ?? "", { singleLine: true }), 200);
-}
-
-/** `12ms`, `3.4s`, `2m05s`. */
-export function formatDuration(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)}ms`;
-  if (ms < 60_000) return `${(ms / 1000).toFixed(1)}s`;
-  const minutes = Math.floor(ms / 60_000);
-  const seconds = Math.round((ms % 60_000) / 1000);
-  return `${minutes}m${String(seconds).padStart(2, "0")}s`;
 }

@@ -80,3 +80,17 @@ Deno.test("colour needs a terminal and no NO_COLOR", () => {
   assert.equal(wantsColor(true, "1"), false);
   assert.equal(wantsColor(false, undefined), false);
 });
+
+Deno.test("html without an output folder is refused: a whole page printed into a terminal helps no one", async () => {
+  const { options: o } = options(null);
+  assert.throws(
+    () => createReporters(["pretty", "html"], o),
+    (error: unknown) => error instanceof ReportError && /add --out DIR/.test(error.message),
+  );
+  const { runCommand } = await import("../../cli/run.ts");
+  const { memoryIo } = await import("../../cli/io.ts");
+  await assert.rejects(
+    () => runCommand(["--host", "fake", "--reporter", "html"], memoryIo()),
+    /Reporter "html" writes report\.html into a folder: add --out DIR/,
+  );
+});

@@ -17,7 +17,7 @@ Deno.test("the board shows tests × hosts, unexpected marks in bold, TIMEOUT and
   assert.deepEqual(table(board), [
     ["Test", "claude-code 1.2.3", "codex"],
     ["---", ":-:", ":-:"],
-    ["`cli/behavior/plain`", "✓", "**⧗**[^1]"],
+    ["`cli/behavior/plain`", "✓", "**◷**[^1]"],
     ["`cli/capabilities/images-positive`", "–[^2]", "–[^3]"],
     ["`cli/scripted/optional`", "i[^4]", ""],
     ["`cli/scripted/ordering`", "**✗**[^5]", "**⚠**[^6]"],
@@ -46,7 +46,7 @@ Deno.test("a known finding's note gives the expectation's reason; version header
     }),
   ], { hosts: [{ id: "gemini", kind: "cli", version: "gemini 0.9.1 (released 2026-09-23, 2mo ago)" }] });
   const board = renderBoardMarkdown(input);
-  assert.deepEqual(table(board)[2], ["`cli/mock-model/fault-http-500`", "⧗[^1]"]);
+  assert.deepEqual(table(board)[2], ["`cli/mock-model/fault-http-500`", "◷[^1]"]);
   assert.match(
     board,
     /^\[\^1\]: known TIMEOUT \(listed: retries with backoff\): still running after 60606 ms$/m,
