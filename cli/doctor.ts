@@ -5,8 +5,12 @@
  * program; only where that proof is out of reach (the install cache lies outside the harness's read
  * permission) is the program itself asked. Credentials are reported by presence only.
  *
- * Exit code: 0, or 1 when a prerequisite of the default run (`fake`, `fake-minimal`, `reference`) is missing,
- * which today means the browser the reference host needs.
+ * It also names the harness (version and suite revision), Deno and the browser with their versions. From
+ * source, `deno task conformance` may read the install cache (src/permissions.ts `TASK_READ_ALSO`), so no
+ * program is started but the browser, once, for its version: doctor takes about a second.
+ *
+ * Exit code: 0, or 1 when a prerequisite of the default run (`fake`, `fake-minimal`, `reference`) is missing
+ * (the browser the reference host needs), or a pinned program is not installed or not at its pin.
  *
  * @module
  */
@@ -15,6 +19,7 @@ import { EXIT } from "../src/errors.ts";
 import { booleanFlag, type CommandSpec, parseCommandLine } from "./args.ts";
 import { HELP } from "./help.ts";
 import type { CliIo } from "./io.ts";
+import { localizeCommands } from "./launch.ts";
 import { browserProblem } from "./preflight.ts";
 import { binEnvName } from "../src/exec/find_executable.ts";
 import { isPermissionRefusal } from "../src/permissions.ts";
@@ -24,6 +29,7 @@ import { redact } from "../src/report/redact.ts";
 import { stripControls } from "../src/report/sanitize.ts";
 import { chromiumPath } from "../src/runner/chromium.ts";
 import { HOSTS, PINNED_HOSTS } from "../hosts/registry.ts";
+import { HARNESS_VERSION, SUITE_REVISION } from "../src/version.ts";
 import { packagePrefix, PINNED_APPS_HOSTS, type PinnedHost, shimPath } from "../hosts/cli/_installed.ts";
 
 const SPEC: CommandSpec = {
@@ -121,11 +127,17 @@ export async function pinnedStatus(pin: PinnedHost, cacheDir?: string): Promise<
 
 /** Everything doctor reports, as `--json` prints it. */
 export interface DoctorReport {
+  /** `conformance <version> (suite <revision>)`. */
+  readonly harness: string;
+  /** The Deno running the harness. */
+  readonly deno: string;
   readonly browser: string | null;
+  /** The browser's own version line, or `null` when there is no browser or it would not say. */
+  readonly browserVersion: string | null;
   readonly hosts: readonly { id: string; binary: string; path: string | null }[];
   readonly pinned: readonly PinnedStatus[];
   readonly credentials: readonly { name: string; present: boolean }[];
-  /** Missing prerequisites of the default run; doctor exits 1 when there is any. */
+  /** Missing prerequisites of the default run, pinned programs absent or off their pin; exit 1 when any. */
   readonly problems: readonly string[];
 }
 
@@ -191,13 +203,30 @@ export async function diagnose(): Promise<DoctorReport> {
     };
   }));
   const credentials = CREDENTIALS.map((name) => ({ name, present: Boolean(Deno.env.get(name)) }));
+  const browser = problem === null ? chromiumPath() : null;
   return {
-    browser: problem === null ? chromiumPath() : null,
+    harness: `conformance ${HARNESS_VERSION} (suite ${SUITE_REVISION})`,
+    deno: Deno.version.deno,
+    browser,
+    browserVersion: browser === null ? null : await probeVersion(browser, ["--version"]),
     hosts,
     pinned,
     credentials,
-    problems: problem === null ? [] : [problem],
+    problems: [...(problem === null ? [] : [problem]), ...pinned.flatMap(pinProblem)],
   };
+}
+
+/** The problem of a pinned program that is not installed, or not at its pin; none otherwise. */
+function pinProblem(pin: PinnedStatus): string[] {
+  if (pin.state === "absent") {
+    return [`${pin.host}: "${pin.binary}" is not installed (pinned ${pin.pinned}): ${pin.note ?? ""}`];
+  }
+  if (pin.state === "mismatch") {
+    return [
+      `${pin.host}: ${pin.installed ?? "?"} is installed, not its pin ${pin.pinned}: ${pin.note ?? ""}`,
+    ];
+  }
+  return [];
 }
 
 /** A line a host printed (its version, a probe's error), as the terminal may show it: redacted, controls marked. */
@@ -218,7 +247,14 @@ export async function doctorCommand(args: string[], io: CliIo): Promise<number> 
     io.out(`${JSON.stringify(report, null, 2)}\n`);
     return code;
   }
-  io.out(`browser: ${report.browser ?? `missing: ${report.problems[0] ?? ""}`}\n`);
+  io.out(`harness: ${report.harness}, deno ${report.deno}\n`);
+  io.out(
+    `browser: ${
+      report.browser === null
+        ? `missing: ${report.problems[0] ?? ""}`
+        : `${report.browser}${report.browserVersion ? ` (${hostText(report.browserVersion)})` : ""}`
+    }\n`,
+  );
   const shown = (host: DoctorReport["hosts"][number]) => host.path ?? `not found (${host.binary})`;
   const width = Math.max(...report.hosts.map((host) => shown(host).length));
   const version = (host: string) => {
@@ -237,6 +273,6 @@ export async function doctorCommand(args: string[], io: CliIo): Promise<number> 
   for (const pin of PINNED_APPS_HOSTS) io.out(`  ${pin.host.padEnd(14)} ${version(pin.host).trimStart()}\n`);
   io.out("credentials (presence only):\n");
   for (const c of report.credentials) io.out(`  ${c.name.padEnd(20)} ${c.present ? "set" : "-"}\n`);
-  for (const line of report.problems) io.err(`conformance doctor: ${hostText(line)}\n`);
+  for (const line of report.problems) io.err(`conformance doctor: ${localizeCommands(hostText(line))}\n`);
   return code;
 }

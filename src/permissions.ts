@@ -243,8 +243,24 @@ export function permissionFlags(
   ];
 }
 
-/** The permission set itself: what `deno task conformance` and `deno task compile` use. */
+/** The permission set itself: what `deno task compile` uses, and `deno task conformance` (see below). */
 export const PERMISSION_FLAGS: readonly string[] = Object.freeze(permissionFlags());
+
+/**
+ * What `deno task conformance` may read besides {@linkcode READ_ALLOW}: the install cache of `deno task
+ * hosts:install`, whose shim folder the task puts first on PATH (the task's shell expands `$HOME`). `doctor`
+ * reads there the version each install recorded, instead of starting every agent CLI to ask (seconds, not
+ * tens of seconds); a compiled binary, which has no clone and no such cache of its own, asks the programs.
+ */
+export const TASK_READ_ALSO: readonly string[] = ["$HOME/.cache/conformance/hosts"];
+
+/** `flags` with the read list widened by {@linkcode TASK_READ_ALSO}: the set as the task spells it. */
+export function taskFlags(flags: readonly string[]): string[] {
+  return flags.map((flag) => flag.startsWith("--allow-read=") ? `${flag},${TASK_READ_ALSO.join(",")}` : flag);
+}
+
+/** The permission set as `deno task conformance` spells it: {@linkcode PERMISSION_FLAGS}, the cache readable. */
+export const TASK_PERMISSION_FLAGS: readonly string[] = Object.freeze(taskFlags(PERMISSION_FLAGS));
 
 /**
  * Why the program cannot read its own assets when run from source outside its folder: the read permission

@@ -14,7 +14,7 @@
  */
 import { REGISTRY_PERMISSIONS } from "../hosts/registry.ts";
 import { DIALECTS } from "../src/normalize/mod.ts";
-import { type HostPermissions, permissionFlags } from "../src/permissions.ts";
+import { type HostPermissions, permissionFlags, taskFlags } from "../src/permissions.ts";
 
 /** The generated module, relative to the repository root. */
 export const HOST_PERMISSIONS_FILE = "src/host_permissions.ts";
@@ -81,7 +81,7 @@ export function denoJsonWithFlags(text: string, flags: readonly string[]): strin
 
 /** Every file `deno task permissions` writes, path (from the repository root) → text. */
 export function permissionFiles(denoJson: string, permissions: HostPermissions = REGISTRY_PERMISSIONS) {
-  const flags = permissionFlags([], [], permissions);
+  const flags = taskFlags(permissionFlags([], [], permissions));
   return {
     [HOST_PERMISSIONS_FILE]: hostPermissionsModule(permissions),
     "deno.json": denoJsonWithFlags(denoJson, flags),

@@ -4,7 +4,8 @@ import { pinnedStatus, probeVersion } from "../../cli/doctor.ts";
 import { chromiumPath } from "../../src/runner/chromium.ts";
 import { runHarness } from "../robustness/_harness.ts";
 import { packagePrefix, shimPath } from "../../hosts/cli/_installed.ts";
-import { pinFor } from "../../hosts/registry.ts";
+import { pinFor, PINNED_HOSTS } from "../../hosts/registry.ts";
+import { PINNED_APPS_HOSTS } from "../../hosts/cli/_installed.ts";
 
 function doctor(args: string[], env: Record<string, string>) {
   return runHarness(["doctor", ...args], { env });
@@ -48,32 +49,73 @@ Deno.test("doctor exits 1 when the default run's browser is missing, naming the 
   assert.doesNotMatch(stderr, /\n\s+at /);
 });
 
+/** A hosts:install cache with every pinned program installed at its pin, or at `versions`' where given. */
+async function installedCache(dir: string, versions: Record<string, string> = {}): Promise<void> {
+  for (const pin of [...PINNED_HOSTS, ...PINNED_APPS_HOSTS]) {
+    const shim = shimPath(pin.binary, dir);
+    const text = `#!/bin/sh\nexec ${pin.binary}-real "$@"\n`;
+    await Deno.mkdir(join(dir, "bin"), { recursive: true });
+    await Deno.writeTextFile(shim, text, { mode: 0o755 });
+    await Deno.mkdir(packagePrefix(pin.pkg, dir), { recursive: true });
+    const version = versions[pin.host] ?? pin.pkg.version;
+    await Deno.writeTextFile(
+      join(packagePrefix(pin.pkg, dir), ".conformance-verified"),
+      `${text}\n---\n${version}\n`,
+    );
+  }
+}
+
 Deno.test({
-  name: "doctor --json: exit 0 with a browser; every path it reports exists; versions beside their pins",
+  name: "doctor --json: the harness, Deno, the browser and every pinned program with its version; exit 0",
   ignore: chromiumPath() === null,
 }, async () => {
-  const cache = await Deno.makeTempDir({ prefix: "conformance-doctor-empty-" });
+  const cache = await Deno.makeTempDir({ prefix: "conformance-doctor-all-" });
   try {
+    await installedCache(cache);
     const { code, stdout, stderr } = await doctor(["--json"], { CONFORMANCE_HOSTS_DIR: cache });
     assert.equal(code, 0, stderr);
     const report = JSON.parse(stdout) as {
+      harness: string;
+      deno: string;
       browser: string;
+      browserVersion: string | null;
       hosts: { id: string; path: string | null }[];
-      pinned: { host: string; pinned: string; state: string }[];
+      pinned: { host: string; pinned: string; installed: string | null; state: string }[];
       problems: string[];
     };
     assert.deepEqual(report.problems, []);
+    assert.match(report.harness, /^conformance \S+ \(suite \S+\)$/);
+    assert.equal(report.deno, Deno.version.deno);
     assert.ok((await Deno.stat(report.browser)).isFile);
+    assert.match(report.browserVersion ?? "", /\d+\.\d+/, "the browser's version");
     for (const host of report.hosts) {
       if (host.path?.startsWith("/") && !host.path.startsWith("/proc/")) {
         assert.ok((await Deno.stat(host.path)).isFile, host.id);
       }
     }
-    assert.ok(report.pinned.some((pin) => pin.host === "mcp-inspector"), "the Inspector's pin is reported");
-    assert.equal(
-      report.pinned.find((pin) => pin.host === "claude-code")?.pinned,
-      pinFor("claude-code")!.pkg.version,
-    );
+    assert.equal(report.pinned.length, PINNED_HOSTS.length + PINNED_APPS_HOSTS.length);
+    for (const pin of report.pinned) {
+      assert.deepEqual(
+        [pin.host, pin.state, pin.installed],
+        [pin.host, "ok", pin.pinned],
+        "every version shown",
+      );
+    }
+  } finally {
+    await Deno.remove(cache, { recursive: true });
+  }
+});
+
+Deno.test("doctor exits 1 when a pinned program is not installed, or drifted from its pin, naming each", async () => {
+  const cache = await Deno.makeTempDir({ prefix: "conformance-doctor-drift-" });
+  try {
+    await installedCache(cache, { gemini: "0.0.1" });
+    await Deno.remove(shimPath(pinFor("codex")!.binary, cache));
+    const { code, stderr } = await doctor([], { CONFORMANCE_HOSTS_DIR: cache });
+    assert.equal(code, 1, stderr);
+    assert.match(stderr, /^conformance doctor: codex: "codex" is not installed \(pinned [\d.]+\): run /m);
+    assert.match(stderr, /^conformance doctor: gemini: 0\.0\.1 is installed, not its pin [\d.]+: reinstall/m);
+    assert.equal(stderr.trim().split("\n").length, 2, stderr);
   } finally {
     await Deno.remove(cache, { recursive: true });
   }
