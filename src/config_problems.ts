@@ -65,6 +65,15 @@ export function schemaProblems(issues: readonly z.core.$ZodIssue[], schema: z.Zo
         ? issue.values
         : (issue as { options?: readonly unknown[] }).options ?? [];
       const given = valueAt(data, issue.path);
+      // A field left out reads as one: zod's "expected string, received undefined" names neither.
+      if (given === undefined && issue.code === "invalid_type" && issue.path.length > 0) {
+        const field = String(issue.path.at(-1));
+        problems.push({
+          path: issue.path,
+          message: `field "${field}" is missing (give a ${issue.expected})`,
+        });
+        continue;
+      }
       const near = typeof given === "string" ? hint(given, choices.filter((c) => typeof c === "string")) : "";
       problems.push({ path: issue.path, message: `${issue.message}${near}` });
       continue;

@@ -474,3 +474,18 @@ Deno.test("a web host's server.listen beyond loopback is refused unless allowRem
   assert.equal(allowed.hosts[0]!.kind === "web" && allowed.hosts[0]!.server?.allowRemote, true);
   assert.ok(parseConfig(web('{ listen: "[::1]:6280" }'), "local.yaml"));
 });
+
+Deno.test("a field left out is named as missing, not in the schema library's words", () => {
+  const text = "hosts:\n  - id: a\n    kind: cli\n    binary: x\n    paths: { streaming: ['-p'] }\n";
+  let message = "";
+  try {
+    parseConfig(text, "c.yaml");
+  } catch (error) {
+    message = (error as Error).message;
+  }
+  assert.equal(
+    message,
+    'Config file "c.yaml" is malformed at hosts.0.dialect: field "dialect" is missing (give a string)',
+  );
+  assert.doesNotMatch(message, /received undefined|Invalid input/);
+});
