@@ -23,8 +23,9 @@
  *   config prefixes, and what the npm packages read by name (Playwright alone reads about a hundred as it
  *   loads). The environment can be read by name but not listed: the harness reads it through `readEnv`
  *   (`src/exec/env.ts`), hands children and the browser explicit environments, and guards `process.env` so
- *   that packages listing it (Playwright) see the set's variables. A `--config` host naming a variable outside
- *   the set stops at config load; `deno task compile --also-env NAME` builds a binary that allows it.
+ *   that packages listing it (Playwright) see the set's variables. A run of a `--config` host naming a variable
+ *   outside the set stops before any test (cli/permit.ts: `deno task conformance:permit` widens the set from
+ *   source; `deno task compile --also-env NAME` builds a binary that allows it).
  * - **read**: the working folder, temp, the browsers and `/etc/os-release` ({@linkcode READ_ALLOW}). Files the
  *   user names (`--config`, `--expectations`, `parse FILE`, `board FILE`) and `--out` must be there. Browser
  *   profiles (default under the cache dir) are Chromium's, a child process: the harness only looks in one to
@@ -307,8 +308,9 @@ export function explainRefusal(error: unknown): string | null {
       return `Program "${target}" is outside the harness's run permission, which allows "${name}" only as ` +
         `found on PATH: put its folder first on PATH (export PATH="${dirnameOf(target)}:$PATH")`;
     }
-    return `Program "${target}" is outside the harness's run permission: build a binary that allows it ` +
-      `("deno task compile --also-run ${name}") or run from source with a wider --allow-run; see docs/binary.md`;
+    return `Program "${target}" is not permitted by the harness's run permission: from a clone, run the same ` +
+      `command under "deno task conformance:permit", or build a binary that allows it ("deno task compile ` +
+      `--also-run ${name}"); see docs/binary.md`;
   }
   if (/write access/.test(message)) {
     return `Cannot write "${target ?? "?"}": the harness writes only inside the working folder and temp (${
@@ -324,9 +326,9 @@ export function explainRefusal(error: unknown): string | null {
   if (/env access/.test(message)) {
     return `Environment variable "${
       target ?? "?"
-    }" is outside the harness's env permission: build a binary ` +
-      `that allows it ("deno task compile --also-env ${target ?? "NAME"}") or run from source with a wider ` +
-      "--allow-env; see docs/binary.md";
+    }" is not permitted by the harness's env permission: from a ` +
+      `clone, run the same command under "deno task conformance:permit", or build a binary that allows it ` +
+      `("deno task compile --also-env ${target ?? "NAME"}"); see docs/binary.md`;
   }
   if (/net access/.test(message)) {
     return `Network access to "${target ?? "?"}" refused: the harness talks only to loopback (${

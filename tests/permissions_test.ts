@@ -159,7 +159,10 @@ Deno.test("under the permission set, what it refuses is explained with what to d
   );
   const by = (name: string) => lines.find((line) => line.name === name);
   assert.equal(by("run")?.allowed, false);
-  assert.match(by("run")?.explained ?? "", /^Program ".*\/my-agent" is outside the harness's run permission/);
+  assert.match(
+    by("run")?.explained ?? "",
+    /^Program ".*\/my-agent" is not permitted by the harness's run permission: from a clone, run the same command under "deno task conformance:permit"/,
+  );
   assert.match(by("run")?.explained ?? "", /deno task compile --also-run my-agent/);
   assert.equal(by("write")?.allowed, false);
   assert.match(by("write")?.explained ?? "", /^Cannot write "\/var\/lib\/conformance-refusal-probe.txt"/);
@@ -168,7 +171,10 @@ Deno.test("under the permission set, what it refuses is explained with what to d
   assert.equal(by("kill")?.allowed, false, "Deno.kill must stay refused: the harness signals through kill");
   assert.match(by("kill")?.explained ?? "", /uses the "kill" binary/);
   assert.equal(by("env")?.allowed, false, "a variable outside the set is refused, not read as unset");
-  assert.match(by("env")?.explained ?? "", /^Environment variable "GH_TOKEN" is outside the harness's env/);
+  assert.match(
+    by("env")?.explained ?? "",
+    /^Environment variable "GH_TOKEN" is not permitted by the harness's env permission: from a clone/,
+  );
   assert.match(by("env")?.explained ?? "", /deno task compile --also-env GH_TOKEN/);
   assert.equal(by("listEnv")?.allowed, false, "the environment cannot be listed under the set");
   await assert.rejects(Deno.stat(outsideFile), Deno.errors.NotFound);
