@@ -10,15 +10,19 @@ Runs the conformance suites against hosts and reports every result.
 With no --host, runs the embedded defaults: fake, fake-minimal and the reference MCP Apps host.
 A flag that takes one value may be given once ("--grep a --grep b" is an error); the flags marked
 (repeatable) take lists, as "--host a,b" or "--host a --host b". From a clone, pass arguments after "--":
-deno task conformance -- --host fake.
+npx -y deno@2.9.6 task -q conformance -- --host fake. Your own host's program and variables (a --config host,
+a CONFORMANCE_<HOST>_BIN path) are outside the permission set: "deno task -q conformance:permit -- …" adds
+them; a run without it stops before any test and names that command.
 
 Hosts and tests
   --host H[,H…]             hosts to run (repeatable); see "conformance list hosts"
   --suite cli|apps|all      which family of tests (default: all that apply to each host)
   --tier NAME[,NAME…]       only these tiers (repeatable), e.g. behavior, scripted, lifecycle, visibility
   --grep RE                 only tests whose id matches the regular expression
-  --rerun-failed REPORT     rerun the unexpected results of a report.json: its hosts, tests and the flags
-                            that shaped it (flags given here win); "nothing to rerun" exits 0
+  --rerun-failed REPORT     rerun a report's unexpected results, stale expectations and interrupted tests
+                            (REPORT: its report.json or the --out folder): its hosts, tests and the flags
+                            that shaped it (flags given here win); "list tests --rerun-failed" is the dry
+                            run; "nothing to rerun" exits 0
   --shard I/N               run a deterministic 1/N of the (host, test) pairs; merge with "conformance board".
                             "conformance list tests" with the same flags lists what would run
   --live                    run against real models and products with your own credentials (also CONFORMANCE_LIVE=1)
@@ -38,11 +42,12 @@ Expectations
 Reports
   --reporter NAME           pretty (default), json, junit, markdown, html, github; repeatable
                             Without pretty, the terminal still gets the summary line and one "wrote PATH"
-                            line per file (on stderr)
+                            line per file (on stderr). html needs --out
   --out DIR                 where report files go (json goes to stdout without --out), with each failure's
                             artifacts: screenshots, traces, a failing CLI test's streams in streams/<host>/.
-                            Created when missing; a file or an unwritable folder stops the run before any
-                            test (exit 2)
+                            Always holds report.json; an earlier run's evidence there is removed first (and
+                            said). Created when missing; a file or an unwritable folder stops the run before
+                            any test (exit 2)
 
 Running
   --timeout-multiplier X    scale every timeout (slow machines: 2 or 3)
@@ -75,13 +80,16 @@ Lists the hosts the harness knows (the registry plus --config hosts) or the test
   tests        the (host, test) pairs "conformance run" with the same flags would run: the default hosts
                without --host, narrowed by --suite, --tier, --grep and --shard; --mock-model adds the
                mock-model tier, as it does for run
+  --rerun-failed REPORT
+               list tests: what "run --rerun-failed REPORT" would run (its dry run)
   --all        list hosts: every host, the test-only variants too
   --json       machine-readable output
 
 Examples
   conformance list hosts --all
   conformance list tests --host claude-code --mock-model --tier mock-model
-  conformance list tests --host fake --grep ordering --json`;
+  conformance list tests --host fake --grep ordering --json
+  conformance list tests --rerun-failed reports`;
 
 const BOARD = `Usage: conformance board REPORT.json… [--diff OLD.json [--fail-on-regression]] [--out FILE]
 
@@ -99,18 +107,22 @@ Examples
   conformance board today.json --diff yesterday.json
   conformance board shard-*/report.json --diff main/report.json --fail-on-regression --out board.md`;
 
-const PARSE = `Usage: conformance parse --host H [--exit-code N] [FILE|DIR|-]
+const PARSE = `Usage: conformance parse --host H [--exit-code N] [--judge] [FILE|DIR|-]
 
 Normalises a recorded agent-CLI stream (JSON lines, as the host printed them) into the shared event set and
 prints one JSON event per line. Reads standard input when FILE is "-" or absent. --exit-code gives the recorded
 exit code, for hosts whose stream ends at EOF (their terminal depends on it; default 0).
 DIR is a recorded run's folder (a fixture in tests/fixtures/cli/<host>/<case>/, or a failing test's saved
 stream under <out>/streams/<host>/): its stdout.jsonl is read with its argv, stderr and exit code, and as the
-dialect its meta.json names, so --host may be left out.
+dialect its meta.json names, so --host may be left out (give --config for a config-file host's shape).
+--judge prints, instead of the events, the stream contract's judgement of the replay (exit code, a stop, init
+first where required, one terminal and it last, its status, no unparsed line) beside the verdict the run kept;
+exit 1 when the contract is broken.
 
 Examples
   claude -p "hi" --output-format stream-json --verbose | conformance parse --host claude-code
-  conformance parse reports/streams/my-agent/behavior-streaming`;
+  conformance parse reports/streams/my-agent/behavior-streaming
+  conformance parse reports/streams/my-agent/behavior-streaming --judge`;
 
 const FAKE_HOST = `Usage: conformance fake-host [ARGS…] PROMPT
 
@@ -155,11 +167,12 @@ DIR, by default \${XDG_CACHE_HOME:-~/.cache}/conformance/profiles/<host>, apart 
 
 const DOCTOR = `Usage: conformance doctor [--json]
 
-Reports what is installed and configured: each host's binary, the browser, the installed version of each
-pinned program beside its pin (as "deno task hosts:install" recorded it), and which credential variables are
-set (presence only, never values). Every path printed exists.
+Reports what is installed and configured: the harness, Deno and the browser with their versions, each host's
+binary, the installed version of each pinned program beside its pin (as "deno task hosts:install" recorded
+it), and which credential variables are set (presence only, never values). Every path printed exists.
 
-Exit codes: 0, or 1 when a prerequisite of the default run is missing (the browser the reference host needs).`;
+Exit codes: 0, or 1 when the browser the reference host needs is missing, or a pinned program is not
+installed or not at its pin (each named on stderr with its fix).`;
 
 const MAIN = `conformance: checks whether a host honours the contract its users depend on.
 

@@ -43,11 +43,16 @@ Deno.test("a leading -- (deno task conformance -- ARGS) is accepted, and the REA
 
   const readme = await Deno.readTextFile(new URL("../../README.md", import.meta.url));
   const quickStart = readme.slice(readme.indexOf("## Quick start"), readme.indexOf("## What it checks"));
-  const examples = [...quickStart.matchAll(/^deno task conformance -- (.+)$/gm)].map((match) => match[1]!);
+  const examples = [
+    ...quickStart.matchAll(/^npx -y deno@[\d.]+ task -q conformance -- ([^#\n]+?)\s*(#.*)?$/gm),
+  ]
+    .map((match) => match[1]!);
   assert.ok(examples.length > 0, "the quick start shows how to pass arguments to the task");
   // Each example's arguments parse (a list example is run; a run example only validated, it writes reports).
   for (const example of examples) {
     const args = example.split(/\s+/);
+    // doctor's example is the README walkthrough's to run (tests/readme_walkthrough_test.ts).
+    if (args[0] === "doctor") continue;
     if (args[0] === "list") assert.equal(await runCli(["--", ...args], memoryIo()), 0, example);
     else assert.notEqual(parseRunOptions(args), "help", example);
   }
