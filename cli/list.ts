@@ -19,7 +19,7 @@ import {
 import { HELP } from "./help.ts";
 import { knownHosts, resolveHosts } from "./hosts.ts";
 import type { CliIo } from "./io.ts";
-import { parseSelection, SELECTION_FLAGS, selectTests } from "./run.ts";
+import { parseSelection, SELECTION_FLAGS, selectTests } from "./plan.ts";
 import { DEFAULT_HOSTS } from "../hosts/registry.ts";
 
 const SPEC: CommandSpec = {

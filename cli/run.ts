@@ -4,29 +4,17 @@
  *
  * @module
  */
-import { type Config, EMPTY_CONFIG, loadConfig } from "../src/config.ts";
-import { catalogue, executePlan, filterPlan, type PlanItem, tiersOf } from "../src/engine.ts";
+import type { Config } from "../src/config.ts";
+import { executePlan, type PlanItem } from "../src/engine.ts";
 import { EXIT, UsageError } from "../src/errors.ts";
 import { applicableExpectations, unexpectedResults } from "../src/expectations.ts";
-import { formatShard, parseShard, WHOLE } from "../src/shard.ts";
-import type { RunSettings, SuiteDriver, SuiteId, UserGoldenPath } from "../src/suite.ts";
+import { formatShard } from "../src/shard.ts";
+import type { RunSettings, SuiteDriver } from "../src/suite.ts";
 import type { HostEntry } from "../src/host.ts";
-import { didYouMean } from "../src/suggest.ts";
-import {
-  booleanFlag,
-  type CommandSpec,
-  listFlag,
-  oneOf,
-  parseCommandLine,
-  type ParsedCommand,
-  stringFlag,
-} from "./args.ts";
+import { booleanFlag, type CommandSpec, listFlag, oneOf, parseCommandLine, stringFlag } from "./args.ts";
 import { HELP } from "./help.ts";
-import { knownHosts, resolveHosts } from "./hosts.ts";
 import { attachArtifacts } from "./artifacts.ts";
 import {
-  checkRerunHosts,
-  narrowToTargets,
   readRerunTargets,
   reportFlagsNotGiven,
   rerunCommand,
@@ -34,15 +22,14 @@ import {
   rerunSummary,
   type RerunTargets,
 } from "./rerun.ts";
-import { checkPrerequisites } from "./preflight.ts";
+import { parseSelection, planRun, type Selection, SELECTION_FLAGS } from "./plan.ts";
 import { clearEarlierEvidence, clearedLine, prepareOutDir } from "./out_dir.ts";
 import { type AlsoPermit, launchOf, programWords } from "./launch.ts";
 import { binEnvName } from "../src/exec/find_executable.ts";
-import { mayPermit, notPermittedError, NotPermittedRun, runNeeds, runPermitted } from "./permit.ts";
+import { mayPermit, notPermittedError, NotPermittedRun, runPermitted } from "./permit.ts";
 import type { CliIo } from "./io.ts";
 import { prepareExpectationUpdate, writeExpectationUpdate } from "./update_expectations.ts";
 import { loadRunExpectations } from "./run_expectations.ts";
-import { SUITES } from "../suite/mod.ts";
 import { createReporters, ReporterGroup } from "../src/report/create.ts";
 import { REPORTER_NAMES, type ReporterName } from "../src/report/reporter.ts";
 import { JSON_REPORT_FILE } from "../src/report/json.ts";
@@ -64,18 +51,6 @@ import {
 import { REPORT_SCHEMA, type RunReport } from "../src/report/schema.ts";
 import { summarize, type TestResult } from "../src/outcome.ts";
 import { HARNESS_VERSION, SUITE_REVISION } from "../src/version.ts";
-
-/** The flags that choose which (host, test) pairs run; `conformance list tests` takes them too. */
-export const SELECTION_FLAGS: CommandSpec["flags"] = {
-  host: { type: "string", multiple: true },
-  suite: { type: "string" },
-  tier: { type: "string", multiple: true },
-  grep: { type: "string" },
-  shard: { type: "string" },
-  live: { type: "boolean" },
-  "mock-model": { type: "boolean" },
-  config: { type: "string" },
-};
 
 /** The grammar of `conformance run`. */
 export const RUN_SPEC: CommandSpec = {
@@ -103,19 +78,6 @@ const PATH_FLAGS = [
   ["rerun-failed", "rerunFailed"],
 ] as const;
 
-/** Which (host, test) pairs to run, validated: what `run` and `list tests` share. */
-export interface Selection {
-  hosts: string[];
-  suite: SuiteId | "all";
-  /** `--tier a,b`: only tests of these tiers (or MCP Apps areas); empty for every tier. */
-  tiers: string[];
-  grep?: RegExp;
-  shard: ReturnType<typeof parseShard>;
-  live: boolean;
-  mockModel: boolean;
-  config?: string;
-}
-
 /** Everything `run` was asked to do, validated. */
 export interface RunOptions extends Selection {
   expectations: string[];
@@ -130,34 +92,6 @@ export interface RunOptions extends Selection {
   profileDir?: string;
   /** `--rerun-failed REPORT.json`: rerun that report's unexpected results (hosts and tests from it). */
   rerunFailed?: string;
-}
-
-/** Validates the {@linkcode SELECTION_FLAGS} of a parsed command line. */
-export function parseSelection(parsed: ParsedCommand, env = Deno.env): Selection {
-  const selection: Selection = {
-    hosts: listFlag(parsed, "host"),
-    suite: oneOf("--suite", stringFlag(parsed, "suite") ?? "all", ["cli", "apps", "all"] as const),
-    tiers: [...new Set(listFlag(parsed, "tier"))],
-    shard: WHOLE,
-    live: booleanFlag(parsed, "live") || env.get("CONFORMANCE_LIVE") === "1",
-    mockModel: booleanFlag(parsed, "mock-model"),
-  };
-  const grep = stringFlag(parsed, "grep");
-  if (grep !== undefined) {
-    try {
-      selection.grep = new RegExp(grep);
-    } catch (error) {
-      throw new UsageError(`Invalid --grep "${grep}": ${(error as Error).message}`);
-    }
-  }
-  const shard = stringFlag(parsed, "shard");
-  if (shard !== undefined) selection.shard = parseShard(shard);
-  const config = stringFlag(parsed, "config");
-  if (config !== undefined) {
-    if (config.trim() === "") throw new UsageError(`Flag "--config" needs a non-empty value`);
-    selection.config = config;
-  }
-  return selection;
 }
 
 /** Validates `run` arguments into {@linkcode RunOptions}; every mistake is a {@linkcode UsageError}. */
@@ -229,88 +163,6 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
     return EXIT.ok;
   }
   return await runConformance(options, io, args);
-}
-
-/** Plans the run for `options`: the filtered (host, tests) list, or a usage error saying why it is empty. */
-export async function planRun(
-  options: RunOptions,
-  rerun?: RerunTargets,
-): Promise<
-  {
-    plan: PlanItem[];
-    all: PlanItem[];
-    goldenPaths: readonly UserGoldenPath[];
-    known: HostEntry[];
-    config: Config;
-  }
-> {
-  const config = options.config ? await loadConfig(options.config) : EMPTY_CONFIG;
-  const known = knownHosts(config);
-  if (rerun) checkRerunHosts(rerun, known.map((entry) => entry.id));
-  const entries = resolveHosts(options.hosts, known);
-  const needs = runNeeds(config.notPermitted, config.source, entries);
-  if (needs !== null) throw new NotPermittedRun(needs);
-  if (!options.live) {
-    const gated = entries.filter((e) => e.kind !== "cli" && e.requiresLive);
-    if (gated.length > 0) {
-      const first = gated[0]!;
-      const before = first.kind === "web"
-        ? `sign in once with "conformance login --host ${first.id}", then add --live`
-        : `start the app with its DevTools port (see "conformance list hosts"), then add --live`;
-      throw new UsageError(
-        `Host "${first.id}" ${
-          first.kind !== "cli" ? first.requiresLive : ""
-        }: it runs only with --live (or CONFORMANCE_LIVE=1): ${before}`,
-      );
-    }
-  } else {
-    for (const entry of entries) {
-      if (entry.kind === "cli" || entry.preflight === undefined) continue;
-      const problem = await entry.preflight(options.profileDir ? { profileDir: options.profileDir } : {});
-      if (problem !== null) throw new UsageError(problem);
-    }
-  }
-  const goldenPaths = config.goldenPaths;
-  const { all, plan: selected } = selectTests(entries, options, goldenPaths);
-  for (const entry of entries) {
-    if (!all.some((item) => item.entry.id === entry.id && item.tests.length > 0)) {
-      throw new UsageError(`Host "${entry.id}" has no tests in this build`);
-    }
-  }
-  let plan = selected;
-  if (rerun) plan = narrowToTargets(plan, rerun).plan;
-  if (plan.length === 0 && options.shard.count === 1) {
-    throw new UsageError(
-      `No test matches the filters (--suite, --tier, --grep). Run "conformance list tests"`,
-    );
-  }
-  await checkPrerequisites(plan.map((item) => item.entry), {
-    named: new Set(options.hosts),
-    configHosts: new Set(config.hosts.map((host) => host.id)),
-    configSource: config.source,
-  });
-  return { plan, all, goldenPaths, known, config };
-}
-
-/**
- * The catalogue of `entries` and the part of it `selection` picks (suite, tiers, pattern, shard), as `run`
- * would run it and `list tests` lists it. An unknown tier is a usage error.
- */
-export function selectTests(
-  entries: readonly HostEntry[],
-  selection: Selection,
-  goldenPaths: readonly UserGoldenPath[],
-): { all: PlanItem[]; plan: PlanItem[] } {
-  const all = catalogue(entries, SUITES, { ...selection, goldenPaths });
-  const known = tiersOf(all);
-  for (const tier of selection.tiers) {
-    if (!known.includes(tier)) {
-      throw new UsageError(
-        `Unknown --tier "${tier}"${didYouMean(tier, known, `Tiers for these hosts: ${known.join(", ")}`)}`,
-      );
-    }
-  }
-  return { all, plan: filterPlan(all, selection) };
 }
 
 /** Runs the conformance suites as `options` say, reporting to `io`; returns the exit code. */

@@ -5,7 +5,8 @@
 import assert from "node:assert/strict";
 import { runCli } from "../../cli/mod.ts";
 import { memoryIo } from "../../cli/io.ts";
-import { parseRunOptions, planRun } from "../../cli/run.ts";
+import { parseRunOptions } from "../../cli/run.ts";
+import { planRun } from "../../cli/plan.ts";
 
 interface Row {
   host: string;
