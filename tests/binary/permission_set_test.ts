@@ -28,7 +28,7 @@ const OUTSIDER_CONFIG = (binary: string) =>
     "",
   ].join("\n");
 
-Deno.test("under the permission set the fake tier passes and an agent CLI outside it is refused at config load", async () => {
+Deno.test("under the permission set the fake tier passes and an agent CLI outside it is refused before any test", async () => {
   await using folder = await tempFolder("conformance-permset-");
   const outsider = `${folder.path}/my-agent`;
   await Deno.writeTextFile(outsider, '#!/bin/sh\necho \'{"type":"system","subtype":"init"}\'\n');
