@@ -55,6 +55,8 @@ Deno.test({
         "--expectations",
         expectations,
         "--reporter",
+        "pretty",
+        "--reporter",
         "html",
         "--out",
         out,
@@ -99,6 +101,11 @@ Deno.test({
       )
     );
     assert.deepEqual([...order].sort((a, b) => a - b), order);
+    // The unexpected result's row, open below, holds the command that reruns it, as the terminal printed it.
+    const row = await page.innerText('[data-result][data-test="cli/behavior/streaming"]');
+    const printed = /^\s+rerun: (.*)$/m.exec(run.stdout)?.[1];
+    assert.ok(printed, run.stdout);
+    assert.ok(row.includes(`Rerun it:\n\n${printed}`) || row.includes(printed), row);
     const png = await Deno.readFile(SCREENSHOT);
     assert.deepEqual([...png.subarray(1, 4)], [0x50, 0x4e, 0x47], "the screenshot is a PNG");
   },
