@@ -15,6 +15,11 @@ if (import.meta.main) {
     const { main } = await import("./fake_host/mod.ts");
     Deno.exit(await main(args.slice(1)));
   }
+  if (args[0] === "reference-agent" && args[1] !== "--help" && args[1] !== "-h") {
+    // The reference agent is re-invoked per host run, like the fake host.
+    const { main } = await import("./reference_agent/mod.ts");
+    Deno.exit(await main(args.slice(1)));
+  }
   const { runCli } = await import("./cli/mod.ts");
   const { processIo } = await import("./cli/io.ts");
   let code: number;

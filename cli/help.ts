@@ -130,6 +130,16 @@ The built-in fake agent CLI. It prints the wire sequence scripted by an "@@fake 
 (the argument containing "@@fake", else the last argument), or a short default run. See the README's
 "Fake host directive language".`;
 
+const REFERENCE_AGENT =
+  `Usage: conformance reference-agent -p PROMPT [--output-format text|json|stream-json] [--continue]
+         [--model M] [--dangerously-skip-permissions] [--tools Read,Write,Bash] [--root DIR]
+         [--agent NAME] [--json-schema JSON]
+
+The built-in reference agent CLI: a small, strictly conformant agent that asks the model in
+$HOME/.reference-agent/config.json ({"baseUrl": …}, OpenAI Chat Completions) and runs its Read, Write and Bash
+tools. The "reference-agent" host points it at the mock model; its broken variants ("conformance list hosts
+--all") each break one behaviour.`;
+
 const SERVE = `Usage: conformance serve [--listen 127.0.0.1:PORT] [--csp-origins local|public]
                          [--second-listen 127.0.0.1:PORT] [--allow-origin ORIGIN]… [--allow-host NAME]…
                          [--allow-remote]
@@ -187,6 +197,7 @@ Commands
   login      sign in to a web product once               conformance login --help
   doctor     what is installed and configured            conformance doctor --help
   fake-host  the built-in fake agent CLI                 conformance fake-host --help
+  reference-agent  the built-in reference agent CLI     conformance reference-agent --help
 
   --version  the harness version and suite revision
   --help     this text ("conformance help COMMAND" gives a command's)
@@ -201,6 +212,7 @@ export const HELP: Readonly<Record<string, string>> = {
   board: BOARD,
   parse: PARSE,
   "fake-host": FAKE_HOST,
+  "reference-agent": REFERENCE_AGENT,
   serve: SERVE,
   login: LOGIN,
   doctor: DOCTOR,

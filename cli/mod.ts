@@ -35,9 +35,9 @@ export async function runCli(args: readonly string[], io: CliIo): Promise<number
     io.out(`${HELP[helpTopic(first === "help" ? rest[0] : undefined)]}\n`);
     return 0;
   }
-  // main.ts runs the fake host itself; only its help reaches here.
-  if (first === "fake-host" && (rest[0] === "--help" || rest[0] === "-h")) {
-    io.out(`${HELP["fake-host"]}\n`);
+  // main.ts runs the fake host and the reference agent itself; only their help reaches here.
+  if ((first === "fake-host" || first === "reference-agent") && (rest[0] === "--help" || rest[0] === "-h")) {
+    io.out(`${HELP[first]}\n`);
     return 0;
   }
   if (first === undefined || first.startsWith("-")) return (await SUBCOMMANDS.run!())([...args], io);

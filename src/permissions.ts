@@ -11,7 +11,8 @@
  *   esm.sh and others at run time, and it imports nothing remote.
  * - **prompt**: never (`--no-prompt`); a refusal is an error with a message, not a question on a terminal.
  * - **run**: the program itself (`/proc/self/exe` on Linux; `conformance`/`deno` on PATH elsewhere), the
- *   `kill` and `ps` the process-group code uses, `git` for the mock-model sandbox, the browsers, and the
+ *   `kill` and `ps` the process-group code uses, `git` for the mock-model sandbox, `sh` for the reference
+ *   agent's shell tool (`conformance reference-agent` runs under this very set), the browsers, and the
  *   registry's agent CLIs and locally run apps hosts (the MCP Inspector) by name (Deno resolves each name on
  *   PATH when the program starts). Deno's own `Deno.kill` needs unrestricted run access, so signals go
  *   through the `kill` binary instead.
@@ -75,7 +76,7 @@ export const HOST_PERMISSIONS: HostPermissions = Object.freeze({
   hostEnv: HOST_ENV,
 });
 
-/** The programs of the engine itself: itself, the process-group tools, git, the browsers. */
+/** The programs of the engine itself: itself, the process-group tools, git, sh, the browsers. */
 export const BASELINE_RUN: readonly string[] = [
   "/proc/self/exe",
   "conformance",
@@ -83,6 +84,7 @@ export const BASELINE_RUN: readonly string[] = [
   "kill",
   "ps",
   "git",
+  "sh",
   ...BROWSER_PATHS,
 ];
 

@@ -65,8 +65,10 @@ const DEPS: Readonly<Record<string, readonly string[]>> = {
   // The application.
   "cli/": ["cli/", "suite/", "hosts/", "src/"],
   "fake_host/": ["fake_host/", "src/"],
+  // The reference agent is re-invoked per host run, like the fake host: it imports nothing outside its folder.
+  "reference_agent/": ["reference_agent/"],
   // The reaper is started as `conformance __reaper` and must not pay for loading the CLI.
-  "main.ts": ["cli/", "fake_host/", "src/exec/reaper.ts"],
+  "main.ts": ["cli/", "fake_host/", "reference_agent/", "src/exec/reaper.ts"],
   "mod.ts": ["src/"],
   "tools/": ["*"],
   "tests/": ["*"],
