@@ -20,6 +20,8 @@ export interface HostEntryBase {
   readonly summary: string;
   /** Test-only hosts (the fakes, broken reference variants) are left off the markdown board. */
   readonly testOnly?: boolean;
+  /** For a broken variant of a test-only host, the id of the host it breaks (`reference-agent`). */
+  readonly variantOf?: string;
   /** Capability names for listing. */
   readonly capabilities: readonly string[];
 }

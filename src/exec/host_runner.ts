@@ -135,6 +135,11 @@ export interface HostRunner {
    */
   readonly scripted?: boolean;
   /**
+   * True for a host with no model service of its own (the reference agent): every run of it is pointed at the
+   * local mock model, so the behaviour tier runs it without `--live`, in a sandbox, against a mock model.
+   */
+  readonly mockModelOnly?: boolean;
+  /**
    * The exact version this runner's argv was written against (pinned by `deno task hosts:install`), or absent
    * for hosts without a pin. Reports stamp the version the binary itself prints.
    */

@@ -36,6 +36,18 @@ export interface MockModelRequest {
   path: string;
   status: number;
   model?: string;
+  /** The fault this request was served, from the journal: an HTTP 500, a malformed body, a cut stream. */
+  fault?: MockFault;
+}
+
+/** The fault a journal entry's response shows it served, if any. */
+function servedFault(
+  response: { status: number; chaosAction?: string; interruptReason?: string },
+): MockFault | undefined {
+  if (response.status === 500) return "http-500";
+  if (response.chaosAction === "malformed") return "malformed";
+  if (response.interruptReason === "truncateAfterChunks") return "disconnect";
+  return undefined;
 }
 
 /** A running mock model. Dispose it (or call `stop`) to close the port. */
@@ -132,6 +144,8 @@ export async function startMockModel(options: MockModelOptions = {}): Promise<Mo
           status: entry.response.status,
         };
         if (body && typeof body.model === "string") request.model = body.model;
+        const served = servedFault(entry.response);
+        if (served) request.fault = served;
         return request;
       }),
     stop,

@@ -8,7 +8,9 @@
  * streaming, blocking-json or resume are checked the same way with their own prompt (`cli/behavior/<name>`),
  * on each host that gives argv for them, all but the `OK` reply.
  *
- * Scripted hosts always run; real hosts need `--live` (they call a model) and their binary.
+ * Scripted hosts always run; real hosts need `--live` (they call a model) and their binary. A host with no
+ * model service of its own (`mockModelOnly`, the reference agent) runs in a sandbox against the mock model
+ * answering `OK`, without `--live`. A PASS names the stream it saw (suite/cli/evidence.ts).
  *
  * @module
  */
@@ -16,7 +18,10 @@ import type { GoldenPath } from "../../src/exec/host_runner.ts";
 import type { Observation } from "../../src/exec/observation.ts";
 import { summarizeObservation } from "../../src/exec/observation.ts";
 import type { CliHostEntry } from "../../src/host.ts";
-import { fail, type Outcome, pass, skip, warn } from "../../src/outcome.ts";
+import { startMockModel } from "../../src/mock_model/server.ts";
+import { createSandbox, mockInvocation } from "../../src/mock_model/sandbox.ts";
+import { fail, type Outcome, skip, warn } from "../../src/outcome.ts";
+import { passed, streamSeen } from "./evidence.ts";
 import type { RunSettings, TestCase } from "../../src/suite.ts";
 import { GOLDEN_PROMPT, observe, shapeFor } from "./observe.ts";
 import type { CliTier } from "./tier.ts";
@@ -45,17 +50,29 @@ export const behaviorTier: CliTier = {
     const user = userPathRun(runner, name, settings);
     // A user path runs its own prompt and options and is judged by its mode.
     const path = user?.mode ?? name;
-    if (!runner.scripted) {
+    if (!runner.scripted && !runner.mockModelOnly) {
       if (!settings.live && path !== "version-check") {
         return skip("live tier off: a real host calls its model; run with --live");
       }
       if (await runner.detect() === null) return skip(`binary "${runner.binary}" not found on PATH`);
     }
     const stdout: string[] = [];
+    const request = user?.request ?? { prompt: GOLDEN_PROMPT };
+    await using local = runner.mockModelOnly && path !== "version-check" ? await localModel() : null;
+    const invocation = local
+      ? await mockInvocation({
+        runner,
+        path: user?.build ?? path,
+        request,
+        sandbox: local.sandbox,
+        url: local.url,
+      })
+      : undefined;
     const observation = await observe({
       runner,
       path: user?.build ?? path,
-      request: user?.request ?? { prompt: GOLDEN_PROMPT },
+      request,
+      ...(invocation ? { invocation } : {}),
       ...(user ? { speaks: { dialect: runner.dialect, streamShape: shapeFor(runner, path) } } : {}),
       timeoutMultiplier: settings.timeoutMultiplier,
       signal,
@@ -68,9 +85,29 @@ export const behaviorTier: CliTier = {
       : streamProblems(entry, path, observation, user === null);
     if (problems.must.length > 0) return fail(problems.must.join("; "), details);
     if (problems.should.length > 0) return warn(problems.should.join("; "), details);
-    return pass(details);
+    return passed(
+      path === "version-check"
+        ? { versionLine: stdout.find((line) => line.trim() !== "") ?? "", exitCode: observation.exitCode }
+        : { ...streamSeen(observation), ...(local ? { mockRequests: local.requests() } : {}) },
+      details,
+    );
   },
 };
+
+/** A sandbox and a mock model answering `OK`, for a host with no model service of its own. */
+async function localModel() {
+  const sandbox = await createSandbox();
+  const mock = await startMockModel();
+  return {
+    sandbox,
+    url: mock.url,
+    requests: () => mock.requests().length,
+    [Symbol.asyncDispose]: async () => {
+      await mock.stop();
+      await sandbox.dispose();
+    },
+  };
+}
 
 interface Problems {
   must: string[];

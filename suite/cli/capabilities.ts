@@ -20,7 +20,8 @@ import {
   type InvocationRequest,
 } from "../../src/exec/host_runner.ts";
 import type { CliHostEntry } from "../../src/host.ts";
-import { fail, type Outcome, pass } from "../../src/outcome.ts";
+import { fail, type Outcome } from "../../src/outcome.ts";
+import { passed } from "./evidence.ts";
 import type { TestCase } from "../../src/suite.ts";
 import type { CliTier } from "./tier.ts";
 import { capabilityTitle } from "./titles.ts";
@@ -57,12 +58,12 @@ function probeFor(
   }
 }
 
-/** Every marker any registered runner declares for a flag. */
+/** Every marker any registered runner (not a broken variant, whose markers may be wrong) declares for a flag. */
 function knownMarkers(flag: Flag): string[] {
   return [
     ...new Set(
       HOSTS.flatMap((entry) =>
-        entry.kind === "cli" ? [...(entry.runner.capabilityMarkers?.[flag] ?? [])] : []
+        entry.kind === "cli" && !entry.variantOf ? [...(entry.runner.capabilityMarkers?.[flag] ?? [])] : []
       ),
     ),
   ];
@@ -114,7 +115,10 @@ function check(runner: HostRunner, id: string): Outcome {
   if (!runner.goldenPaths.includes(path)) {
     return claimed
       ? fail(`not testable: ${flag} is claimed but the "${path}" golden path it needs is unsupported`)
-      : pass({ path, note: `no "${path}" path, so nothing can carry ${flag}` });
+      : passed({ goldenPaths: [...runner.goldenPaths] }, {
+        path,
+        note: `no "${path}" path, so nothing can carry ${flag}`,
+      });
   }
   let invocation: HostInvocation;
   try {
@@ -147,11 +151,16 @@ function check(runner: HostRunner, id: string): Outcome {
     if (missing.length > 0) {
       return fail(`${flag} is claimed but its marker(s) ${JSON.stringify(missing)} are absent`, details);
     }
-    return pass(details);
+    return passed({ ...(probe === undefined ? {} : { probeInArgv: probe }), markersShown: own }, details);
   }
-  const present = knownMarkers(flag).filter((marker) => shows(invocation, marker));
+  const known = knownMarkers(flag);
+  const present = known.filter((marker) => shows(invocation, marker));
   if (present.length > 0) {
     return fail(`${flag} is disclaimed but marker(s) ${JSON.stringify(present)} are present`, details);
   }
-  return pass(details);
+  return passed({
+    ...(probe === undefined ? {} : { probeNotInArgv: probe }),
+    markersAbsent: known,
+    argc: invocation.args.length,
+  }, details);
 }

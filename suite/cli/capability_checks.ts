@@ -10,7 +10,8 @@
  */
 import { summarizeObservation } from "../../src/exec/observation.ts";
 import type { ScriptedRequest } from "../../src/mock_model/script.ts";
-import { fail, type Outcome, pass, skip } from "../../src/outcome.ts";
+import type { ScriptedToolCall } from "../../src/mock_model/script.ts";
+import { fail, type Outcome, skip } from "../../src/outcome.ts";
 import {
   judgeRoundTrip,
   judgeStructured,
@@ -19,12 +20,21 @@ import {
   structuredToolsOffered,
 } from "./capability_judge.ts";
 import {
+  callId,
+  judgeRefused,
+  probeControl,
+  type RestrictedRun,
+  resultSentBack,
+  type RunControl,
+} from "./capability_refusal.ts";
+import {
   type CapabilityRun,
   type Check,
   type CheckContext,
   details,
   exists,
   MARKER_FILE,
+  PROBE_FILE,
   runCapability,
   runLimit,
   type Sandbox,
@@ -33,13 +43,9 @@ import {
   stage,
   toolsOffered,
 } from "./capability_run.ts";
-import {
-  agentSelect,
-  firstRunFailure,
-  plainSession,
-  resume,
-  type SessionEffect,
-} from "./capability_session.ts";
+import { firstRunFailure, plainSession, type SessionEffect, WRITE_FILE } from "./capability_session.ts";
+import { agentSelect, resume } from "./capability_session_checks.ts";
+import { passed } from "./evidence.ts";
 import { quoteHostText } from "../../src/quote.ts";
 
 export type { CheckContext };
@@ -72,7 +78,7 @@ function effectInfo(
   run: CapabilityRun,
   requests: readonly ScriptedRequest[],
   turns: readonly string[],
-  effect: { shown: string; landed: boolean },
+  effect: SessionEffect,
 ) {
   return {
     ...summarizeObservation(run.observation),
@@ -100,37 +106,55 @@ async function sessionEffect(
   } else if (!effect.landed) {
     must.push(`${what} was requested but did not run (${resultWords(run, requests, effect.call)})`);
   }
-  return must.length > 0 ? fail(must.join("; "), info) : pass(info);
+  if (must.length > 0) return fail(must.join("; "), info);
+  return passed({
+    call: callId(effect.call),
+    landed: effect.shown,
+    toolResult: resultSentBack(requests, effect.call)?.slice(0, 160) ?? null,
+  }, info);
 }
 
-/** How a restricted tool-effect scenario is run, and where the effect it must not have would land. */
-interface EffectScenario {
+/**
+ * How a restricted scenario is run: its model asks for a control call the restriction allows, then for the
+ * call it must refuse (suite/cli/capability_refusal.ts).
+ */
+interface RefusalScenario {
   /** Names the host run: scenarios with the same key are the same run (`sharedRun`). */
   readonly key: string;
-  /** The tool call, given the sandbox. */
-  readonly call: (sandbox: Sandbox) => { name: string; arguments: Record<string, unknown> };
-  /** The file the tool would create. */
+  /** The control call and the call to refuse, given the sandbox. */
+  readonly calls: (sandbox: Sandbox) => readonly [ScriptedToolCall, ScriptedToolCall];
+  /** The tool of the call to refuse. */
+  readonly tool: string;
+  /** The file the refused call would create. */
   readonly effect: (sandbox: Sandbox) => string;
+  /** Whether the control worked, and what was seen of it. */
+  readonly control: (
+    sandbox: Sandbox,
+    requests: readonly ScriptedRequest[],
+    probeWord: string,
+  ) => Promise<RunControl>;
   readonly request: (sandbox: Sandbox) => { tools?: readonly string[]; workspaceRoot?: string };
   readonly what: string;
 }
 
-/** Runs a restricted scenario (once per key and run) and judges it: its effect must not land. */
-async function effect(context: CheckContext, scenario: EffectScenario): Promise<Outcome> {
+/** Runs a restricted scenario (once per key and run) and judges it. */
+async function refusal(context: CheckContext, scenario: RefusalScenario): Promise<Outcome> {
   const { runner } = context;
-  const key = `${runner.name} effect ${scenario.key}`;
-  const { run, journal, landed, shown, turns } = await sharedRun(context.settings, key, async () => {
-    await using staged = await stage((sandbox) => {
-      const call = scenario.call(sandbox);
-      return { toolCall: { name: call.name, arguments: call.arguments }, finalText: "DONE" };
-    });
+  const key = `${runner.name} refusal ${scenario.key}`;
+  const { restricted, turns } = await sharedRun(context.settings, key, async () => {
+    await using staged = await stage((sandbox) => ({
+      toolCalls: scenario.calls(sandbox),
+      finalText: "DONE",
+    }));
     const { sandbox, model } = staged;
+    const probeWord = `cnf${crypto.randomUUID().slice(0, 8)}`;
+    await Deno.writeTextFile(`${sandbox.work}/${PROBE_FILE}`, `conformance probe ${probeWord}\n`);
+    await Deno.mkdir(`${sandbox.home}/${ROOT_FOLDER}`);
     const target = scenario.effect(sandbox);
-    const restricted = scenario.request(sandbox);
     const run = await runCapability({
       runner,
       path: "streaming",
-      request: { prompt: `Do what the task says, then reply DONE.`, ...restricted },
+      request: { prompt: `Do what the task says, then reply DONE.`, ...scenario.request(sandbox) },
       sandbox,
       model,
       // The same limit for a run meant to be refused: a slow host (opencode under load takes over a minute)
@@ -138,45 +162,32 @@ async function effect(context: CheckContext, scenario: EffectScenario): Promise<
       wallTimeoutMs: runLimit(context),
       signal: context.settings.signal,
     });
-    const journal = model.journal();
-    return {
+    const requests = model.journal();
+    const restricted: RestrictedRun = {
       run,
-      journal,
-      landed: await exists(target),
-      shown: target.replace(sandbox.home, "$HOME"),
-      turns: journal.map((request) => request.turn),
+      requests,
+      refused: {
+        index: 1,
+        tool: scenario.tool,
+        shown: target.replace(sandbox.home, "$HOME"),
+        landed: await exists(target),
+      },
+      control: await scenario.control(sandbox, requests, probeWord),
     };
+    return { restricted, turns: requests.map((request) => request.turn) };
   });
-  return judgeRefused(run, journal, turns, { shown, landed }, scenario.what);
+  return judgeRefused(restricted, turns, scenario.what);
 }
 
-/** Judges a restricted run: the model asked for the tool, its effect did not land, the host ended on its own. */
-function judgeRefused(
-  run: CapabilityRun,
-  requests: readonly ScriptedRequest[],
-  turns: readonly string[],
-  effect: { shown: string; landed: boolean },
-  what: string,
-): Outcome {
-  const info = effectInfo(run, requests, turns, effect);
-  // The restriction may make the host exit non-zero: only stopped runs, groups left and violations count.
-  const must = processProblems(run.observation, false);
-  if (!requests.some((request) => request.turn === "tool-call")) {
-    must.push(`the model was never asked with tools declared, so ${what} was never requested`);
-  } else if (effect.landed) {
-    must.push(`${what} ran although it should have been refused: ${effect.shown} exists`);
-  }
-  return must.length > 0 ? fail(must.join("; "), info) : pass(info);
-}
+/** The folder a workspace-root run confines writes to: in the sandbox's HOME, not the working folder. */
+const ROOT_FOLDER = "conformance-root";
 
 /**
- * What came back to the model in place of the tool's effect: the result answering the script's call `call`
- * (its id is `call_conformance_<call + 1>`), else the last tool result of a final turn.
+ * What came back to the model in place of the tool's effect: the result answering the script's call `call`,
+ * else the last tool result of a final turn.
  */
 function resultWords(run: CapabilityRun, journal: readonly ScriptedRequest[], call = 0): string {
-  const id = `call_conformance_${call + 1}`;
-  const tools = journal.flatMap((request) => request.messages.filter((message) => message.role === "tool"));
-  const result = tools.find((message) => message.toolCallIds.includes(id))?.content ??
+  const result = resultSentBack(journal, call) ??
     journal.flatMap((request) =>
       request.turn === "final" ? request.messages.filter((message) => message.role === "tool") : []
     ).at(-1)?.content;
@@ -196,62 +207,82 @@ const permissionSkip: Check = async (context, positive) => {
     );
   }
   const session = await plainSession(context);
-  const { run, requests, effect } = session.unbypassed;
-  return judgeRefused(run, requests, session.turns, effect, "a shell command without the permission bypass");
+  return judgeRefused(session.unbypassed, session.turns, "a shell command without the permission bypass");
 };
 
 /**
  * `toolAllowlist-positive` judged on the session's resume that allowed only the read tool, or `null` when that
- * run cannot say: there is none, or the refusal did not pass there (the shell command ran, or was never asked
- * for, or the host did not end on its own). The check then runs on its own, so a failure is never the resume's.
+ * run cannot say: there is none, it still offered the shell tool (the allow-list did not reach the tool list),
+ * or the refusal did not pass there (the shell command ran, or was never asked for, or the host did not end on
+ * its own). The check then runs on its own, so a failure is never the resume's.
  */
 async function allowListOnResume(context: CheckContext, what: string): Promise<Outcome | null> {
   if (!context.runner.goldenPaths.includes("resume")) return null;
   const session = await plainSession(context);
   const resumed = session.resumedWithAllowList;
   if (!resumed) return null;
-  const outcome = judgeRefused(resumed.run, resumed.requests, session.turns, resumed.effect, what);
+  if (toolsOffered(resumed.requests).includes(context.behavior.tools.shell.name)) return null;
+  const outcome = judgeRefused(resumed, session.turns, what);
   if (outcome.status !== "PASS") return null;
+  const observed = { ...outcome.details?.observed as Record<string, unknown>, run: "the session's resume" };
   return {
     ...outcome,
-    details: { ...outcome.details, run: "the session's resume, allowing only the read tool" },
+    details: { ...outcome.details, observed, run: "the session's resume, allowing only the read tool" },
   };
 }
 
 const toolAllowlist: Check = async (context, positive) => {
-  const what = `the shell tool outside an allow-list of only "${context.behavior.tools.read.name}"`;
+  const { read, shell } = context.behavior.tools;
+  const what = `the shell tool outside an allow-list of only "${read.name}"`;
   if (!positive) {
     return await sessionEffect(context, (session) => session.shell, "the shell tool with no allow-list");
   }
-  return await allowListOnResume(context, what) ?? await effect(context, {
-    key: `shell-marker tools=${context.behavior.tools.read.name}`,
-    call: (sandbox) => shellMarkerCall(context.behavior, sandbox, MARKER_FILE),
+  return await allowListOnResume(context, what) ?? await refusal(context, {
+    key: `shell-marker tools=${read.name}`,
+    calls: (sandbox) => [
+      { name: read.name, arguments: read.args({ path: `${sandbox.work}/${PROBE_FILE}` }) },
+      shellMarkerCall(context.behavior, sandbox, MARKER_FILE),
+    ],
+    tool: shell.name,
     effect: (sandbox) => `${sandbox.work}/${MARKER_FILE}`,
-    request: () => ({ tools: [context.behavior.tools.read.name] }),
+    control: (_sandbox, requests, probeWord) => Promise.resolve(probeControl(requests, probeWord)),
+    request: () => ({ tools: [read.name] }),
     what,
   });
 };
 
-const workspaceSandboxed: Check = (context, positive) =>
-  positive
-    ? effect(context, {
-      key: "write-outside root=work",
-      call: (sandbox) => {
-        const write = context.behavior.tools.write;
+/**
+ * The root is a folder of its own in HOME, not the working folder, and the write to refuse targets the working
+ * folder: a host that confines writes to its working folder anyway cannot pass by that, and the control (the
+ * session's first run, the same argv without the root) writes the same file there.
+ */
+const workspaceSandboxed: Check = (context, positive) => {
+  const { write } = context.behavior.tools;
+  const call = (path: string) => ({ name: write.name, arguments: write.args({ path, content: "x" }) });
+  const inside = (sandbox: Sandbox) => `${sandbox.home}/${ROOT_FOLDER}/${WRITE_FILE}`;
+  return positive
+    ? refusal(context, {
+      key: "write-outside root=home-folder",
+      calls: (sandbox) => [call(inside(sandbox)), call(`${sandbox.work}/${WRITE_FILE}`)],
+      tool: write.name,
+      effect: (sandbox) => `${sandbox.work}/${WRITE_FILE}`,
+      control: async (sandbox) => {
+        const landed = await exists(inside(sandbox));
         return {
-          name: write.name,
-          arguments: write.args({ path: `${sandbox.home}/${MARKER_FILE}`, content: "x" }),
+          what: "a write inside the workspace root",
+          worked: landed,
+          seen: `${inside(sandbox).replace(sandbox.home, "$HOME")} ${landed ? "exists" : "does not exist"}`,
         };
       },
-      effect: (sandbox) => `${sandbox.home}/${MARKER_FILE}`,
-      request: (sandbox) => ({ workspaceRoot: sandbox.work }),
+      request: (sandbox) => ({ workspaceRoot: `${sandbox.home}/${ROOT_FOLDER}` }),
       what: "a write outside the workspace root",
     })
     : sessionEffect(
       context,
-      (session) => session.writeOutside,
-      "a write outside the working folder with no workspace root set",
+      (session) => session.write,
+      "a write in the working folder with no workspace root set",
     );
+};
 
 /**
  * `structuredOutput-positive` judged on the session's resume that was given the schema, or `null` when that run
@@ -301,7 +332,13 @@ const structuredOutput: Check = async (context, positive) => {
     if (value !== undefined) {
       must.push(`a structured value came back with no schema: ${JSON.stringify(value)}`);
     }
-    return must.length > 0 ? fail(must.join("; "), info) : pass(info);
+    if (must.length > 0) return fail(must.join("; "), info);
+    return passed({
+      toolsOffered: toolsOffered(requests),
+      structuredTools: [],
+      ...(document ? { documentWithoutStructuredValue: true } : {}),
+      modelRequests: requests.length,
+    }, info);
   }
   const merged = await schemaOnResume(context);
   if (merged) return merged;

@@ -9,9 +9,10 @@ import type { ToolBehavior } from "../../src/exec/tool_behavior.ts";
 import type { Observation } from "../../src/exec/observation.ts";
 import type { NormalizedEvent, ToolCallEvent, ToolResultEvent } from "../../src/normalize/events.ts";
 import { reportedUsage, type ScriptedRequest } from "../../src/mock_model/script.ts";
-import { fail, type Outcome, pass, warn } from "../../src/outcome.ts";
+import { fail, type Outcome, warn } from "../../src/outcome.ts";
 import { toolsOffered } from "./capability_run.ts";
 import { quoteHostText } from "../../src/quote.ts";
+import { passed } from "./evidence.ts";
 
 /** What is wrong with how the process ran: spawn error, stopped, a non-zero exit, a group left, violations. */
 export function processProblems(observation: Observation, exitMustBeZero = true): string[] {
@@ -145,7 +146,13 @@ export function judgeRoundTrip(
   if (!streamed) {
     return warn(`${runner.name}'s stream reports no usage, so the totals cannot be compared`, facts);
   }
-  return pass(facts);
+  return passed({
+    toolCall: facts.toolCall,
+    toolResult: facts.toolResult,
+    probeSentBack: nonce,
+    usage: streamed,
+    modelRequests: journal.length,
+  }, facts);
 }
 
 /** The schema a structured-output run is given: one string field, which the model fills with a nonce. */
@@ -209,5 +216,6 @@ export function judgeStructured(
   } else if (answer !== nonce || Object.keys(value).length !== 1) {
     must.push(`the structured value ${JSON.stringify(value)} is not the model's {"answer":"${nonce}"}`);
   }
-  return must.length > 0 ? fail(must.join("; "), facts) : pass(facts);
+  if (must.length > 0) return fail(must.join("; "), facts);
+  return passed({ structured: value, toolOffered: declared.tool }, facts);
 }

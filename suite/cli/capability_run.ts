@@ -71,18 +71,22 @@ export async function runCapability(options: CapabilityRunOptions): Promise<Capa
   const collector: Normalizer = { line: (raw) => (lines.push(raw), []), end: () => [] };
   const shape: StreamShape = document ? { init: "none", terminal: "eof" } : runner.streamShape;
   const recording = startRecording(invocation, runner.dialect);
-  const observation = await inSlot(() =>
-    execute(invocation, {
-      host: runner.name,
-      normalizer: document ? collector : normalizerFor(runner.dialect)({ argv: invocation.args }),
-      streamShape: shape,
-      wallTimeoutMs: options.wallTimeoutMs,
-      // Scaled as the wall clock is (runLimit): the multiplier is the wall clock's share of its base.
-      postStreamGraceMs: MOCK_POST_STREAM_GRACE_MS * (options.wallTimeoutMs / MOCK_RUN_TIMEOUT_MS),
-      killGraceMs: 1_000,
-      signal: options.signal,
-      ...(recording ? { onStdoutLine: (line: string) => recording.stdoutLine(line) } : {}),
-    }), options.signal);
+  const observation = await inSlot(
+    () =>
+      execute(invocation, {
+        host: runner.name,
+        normalizer: document ? collector : normalizerFor(runner.dialect)({ argv: invocation.args }),
+        streamShape: shape,
+        wallTimeoutMs: options.wallTimeoutMs,
+        // Scaled as the wall clock is (runLimit): the multiplier is the wall clock's share of its base.
+        postStreamGraceMs: MOCK_POST_STREAM_GRACE_MS * (options.wallTimeoutMs / MOCK_RUN_TIMEOUT_MS),
+        killGraceMs: 1_000,
+        signal: options.signal,
+        ...(recording ? { onStdoutLine: (line: string) => recording.stdoutLine(line) } : {}),
+      }),
+    options.signal,
+    runner,
+  );
   recording?.finish(observation);
   return { observation, stdout: lines.join("\n"), args: invocation.args };
 }

@@ -1,25 +1,25 @@
 /**
  * The capability-behaviour tier's session: one unrestricted run whose model reads a file, runs a shell command
- * and writes outside the working folder, then its resume and a fresh run without the permission bypass. It
+ * and writes a file, then its resume and a fresh run without the permission bypass. It
  * serves every check that needs the host as it is: the tool round trip, the controls of the allow-list and the
  * workspace root, the permission bypass at work and taken out, the structured-output and agent controls, both
- * sides of `resume` and, where the host keeps them on resume, the allow-list, the agent selected or the schema;
- * the checks of `resume` and `agentSelect` are here. The other restrictions run on their own
- * (suite/cli/capability_checks.ts).
+ * sides of `resume` and, where the host keeps them on resume, the allow-list, the agent selected or the schema
+ * (the checks of `resume` and `agentSelect` are suite/cli/capability_session_checks.ts). The other
+ * restrictions run on their own (suite/cli/capability_checks.ts). Every restricted run of the session asks for
+ * the read of the probe file first, its control, then for the call it must refuse (suite/cli/capability_refusal.ts).
  *
  * @module
  */
 import type { GoldenPath, HostRunner, InvocationRequest } from "../../src/exec/host_runner.ts";
 import { summarizeObservation } from "../../src/exec/observation.ts";
 import type { ScriptedRequest } from "../../src/mock_model/script.ts";
-import { fail, type Outcome, pass, skip } from "../../src/outcome.ts";
+import { fail, type Outcome } from "../../src/outcome.ts";
 import { carries, processProblems, STRUCTURED_SCHEMA } from "./capability_judge.ts";
+import { probeControl, type RestrictedRun } from "./capability_refusal.ts";
 import {
   after,
   type CapabilityRun,
-  type Check,
   type CheckContext,
-  details,
   exists,
   MARKER_FILE,
   PROBE_FILE,
@@ -32,7 +32,8 @@ import {
   toolsOffered,
 } from "./capability_run.ts";
 
-const AGENT = "conformance-probe-agent";
+/** The name of the agent the session's files define. */
+export const AGENT = "conformance-probe-agent";
 
 /** What one of the unrestricted run's tool calls was meant to leave on disk, and whether it did. */
 export interface SessionEffect {
@@ -53,11 +54,11 @@ export interface SessionRun {
  * One sandbox, three runs in turn (a fourth or fifth only when a combined run was not clean or could not say,
  * see below). The first is the host as it is, with the host's agent files (if any) in the working folder but
  * no agent selected and a code word in its prompt; its model asks for three tools one after another: read a
- * probe file in the working folder, run a shell command that writes a marker there, and write a file in the
- * home folder, outside the working folder. Then its resume, text only, and a fresh run with the permission
- * bypass taken out, on the host's document path where it has one, whose model asks for a shell command
- * writing a second marker. The words are the session's own, so whichever check starts it, every check judges
- * by the same.
+ * probe file in the working folder, run a shell command that writes a marker there, and write a file there
+ * (the control of the workspace root, whose refused write targets the working folder too). Then its resume,
+ * text only, and a fresh run with the permission bypass taken out, on the host's document path where it has
+ * one, whose model asks for the probe's read (its control) and a shell command writing a second marker. The
+ * words are the session's own, so whichever check starts it, every check judges by the same.
  *
  * Two runs serve more than one check each, and only where no check can pass by another's doing: each carries
  * at most one refusal, and the other checks look for something that must be present, or absent for reasons
@@ -90,8 +91,8 @@ interface PlainSession {
   readonly first: SessionRun;
   /** The shell command's marker in the working folder. */
   readonly shell: SessionEffect;
-  /** The write outside the working folder. */
-  readonly writeOutside: SessionEffect;
+  /** The write tool's file in the working folder. */
+  readonly write: SessionEffect;
   /** The resume `resume` judges (absent without a resume path). */
   readonly resumed?: SessionRun;
   /** The resume that selected the agent, when it was clean for `resume` (see above); else absent. */
@@ -105,10 +106,10 @@ interface PlainSession {
   readonly resumedWithSchema?: SessionRun;
   /** What the model of the resume given the schema answers through the structured-output tool. */
   readonly schemaWord: string;
-  /** The resume restricted to the read tool, and its shell marker, when it was clean for `resume`; else absent. */
-  readonly resumedWithAllowList?: SessionRun & { readonly effect: SessionEffect };
-  /** The fresh run without the permission bypass, and its shell marker, which must not land. */
-  readonly unbypassed: SessionRun & { readonly effect: SessionEffect };
+  /** The resume restricted to the read tool, its shell call refused, when it was clean for `resume`; else absent. */
+  readonly resumedWithAllowList?: RestrictedRun;
+  /** The fresh run without the permission bypass, whose shell call must be refused. */
+  readonly unbypassed: RestrictedRun;
   /**
    * The fresh run the controls judge, with no schema: on the host's document path where it has one (the
    * structured-output control reads its result), else streaming. The unbypassed run where it ended cleanly.
@@ -118,12 +119,13 @@ interface PlainSession {
   readonly offered: readonly string[];
 }
 
-function word(): string {
+/** A word unique to one session or run. */
+export function word(): string {
   return `cnf${crypto.randomUUID().slice(0, 8)}`;
 }
 
 /** Writes an agent's definition files (the host file's `agentFiles`) into the working folder. */
-async function writeAgent(sandbox: Sandbox, files: Readonly<Record<string, string>>): Promise<void> {
+export async function writeAgent(sandbox: Sandbox, files: Readonly<Record<string, string>>): Promise<void> {
   for (const [relative, content] of Object.entries(files)) {
     const path = `${sandbox.work}/${relative}`;
     await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
@@ -131,12 +133,16 @@ async function writeAgent(sandbox: Sandbox, files: Readonly<Record<string, strin
   }
 }
 
-function agentInstructions(agentWord: string): string {
+/** The instructions of the probe agent, carrying its word. */
+export function agentInstructions(agentWord: string): string {
   return `You are the conformance probe agent. Your code word is ${agentWord}.`;
 }
 
-/** The first run's tool calls, in order: read the probe, the shell marker, the write outside the folder. */
-export const SESSION_CALLS = { read: 0, shell: 1, writeOutside: 2 } as const;
+/** The first run's tool calls, in order: read the probe, the shell marker, the write. */
+export const SESSION_CALLS = { read: 0, shell: 1, write: 2 } as const;
+
+/** The file the first run's write tool writes in the working folder. */
+export const WRITE_FILE = "conformance-write.txt";
 
 /** The marker the unbypassed fresh run's shell command would write (the first run's is `MARKER_FILE`). */
 export const UNBYPASSED_MARKER = "conformance-marker-unbypassed.txt";
@@ -172,7 +178,7 @@ export function plainSession(context: CheckContext): Promise<PlainSession> {
       toolCalls: [
         { name: read.name, arguments: read.args({ path: `${sandbox.work}/${PROBE_FILE}` }) },
         shellMarkerCall(behavior, sandbox, MARKER_FILE),
-        { name: write.name, arguments: write.args({ path: `${sandbox.home}/${MARKER_FILE}`, content: "x" }) },
+        { name: write.name, arguments: write.args({ path: `${sandbox.work}/${WRITE_FILE}`, content: "x" }) },
       ],
       finalText: "OK",
     }));
@@ -203,12 +209,22 @@ export function plainSession(context: CheckContext): Promise<PlainSession> {
       landed: await exists(path),
     });
     const shellEffect = await effect(SESSION_CALLS.shell, `${sandbox.work}/${MARKER_FILE}`);
-    const writeOutside = await effect(SESSION_CALLS.writeOutside, `${sandbox.home}/${MARKER_FILE}`);
+    const writeEffect = await effect(SESSION_CALLS.write, `${sandbox.work}/${WRITE_FILE}`);
+    const readProbe = { name: read.name, arguments: read.args({ path: `${sandbox.work}/${PROBE_FILE}` }) };
+    /** A restricted run's verdict inputs: its probe read is the control, its call 1 the one to refuse. */
+    const restricted = async (run: SessionRun, marker: string): Promise<RestrictedRun> => {
+      const landed = await effect(1, `${sandbox.work}/${marker}`);
+      return {
+        ...run,
+        refused: { index: 1, tool: behavior.tools.shell.name, shown: landed.shown, landed: landed.landed },
+        control: probeControl(run.requests, probeWord),
+      };
+    };
     // The resume is about the session: text only, unless it carries the allow-list (see PlainSession).
     model.rescript({ finalText: "OK" });
     let resumed: SessionRun | undefined;
     let resumedWithAgent: SessionRun | undefined;
-    let resumedWithAllowList: (SessionRun & { effect: SessionEffect }) | undefined;
+    let resumedWithAllowList: RestrictedRun | undefined;
     let resumedWithSchema: SessionRun | undefined;
     let extra: "allow-list" | "agent" | "schema" | null = null;
     const agentSelectable = behavior.agentFiles !== undefined && runner.capabilities.agentSelect;
@@ -225,7 +241,7 @@ export function plainSession(context: CheckContext): Promise<PlainSession> {
         : null;
       if (extra === "allow-list") {
         model.rescript({
-          toolCalls: [shellMarkerCall(behavior, sandbox, ALLOWLIST_MARKER)],
+          toolCalls: [readProbe, shellMarkerCall(behavior, sandbox, ALLOWLIST_MARKER)],
           finalText: "OK",
         });
       } else if (extra === "schema") {
@@ -244,7 +260,7 @@ export function plainSession(context: CheckContext): Promise<PlainSession> {
           ? { prompt: "Answer with the code word.", jsonSchema: STRUCTURED_SCHEMA }
           : { prompt: "Reply OK." },
       );
-      const landed = extra === "allow-list" ? await effect(0, `${sandbox.work}/${ALLOWLIST_MARKER}`) : null;
+      const allowList = extra === "allow-list" ? await restricted(resumed, ALLOWLIST_MARKER) : null;
       const clean = processProblems(resumed.run.observation).length === 0 &&
         resumed.requests.some((request) => carries(request, promptWord));
       if (extra !== null && !clean) {
@@ -252,24 +268,29 @@ export function plainSession(context: CheckContext): Promise<PlainSession> {
         resumed = await next("resume", { prompt: "Reply OK." });
       } else if (extra === "agent") resumedWithAgent = resumed;
       else if (extra === "schema") resumedWithSchema = resumed;
-      else if (landed) resumedWithAllowList = { ...resumed, effect: landed };
+      else if (allowList) resumedWithAllowList = allowList;
     }
     const freshPath = runner.goldenPaths.includes("blocking-json") ? "blocking-json" : "streaming";
     // The agent rides on the fresh run where the resume could not carry it (see PlainSession).
     const agentOnFresh = extra !== "agent" && agentSelectable &&
       keepsOn(runner, freshPath, sandbox.work, { agent: AGENT });
     const unbypassedRun = async (agent: boolean) => {
-      model.rescript({ toolCalls: [shellMarkerCall(behavior, sandbox, UNBYPASSED_MARKER)], finalText: "OK" });
-      const prompt = "Do what the task says, then reply OK.";
-      return {
-        ...await next(freshPath, agent ? { prompt, agent: AGENT } : { prompt }, behavior.permissionSkipArgs),
-        effect: await effect(0, `${sandbox.work}/${UNBYPASSED_MARKER}`),
-      };
+      model.rescript({
+        toolCalls: [readProbe, shellMarkerCall(behavior, sandbox, UNBYPASSED_MARKER)],
+        finalText: "OK",
+      });
+      const prompt = `Read ${PROBE_FILE}, do what the task says, then reply OK.`;
+      const run = await next(
+        freshPath,
+        agent ? { prompt, agent: AGENT } : { prompt },
+        behavior.permissionSkipArgs,
+      );
+      return await restricted(run, UNBYPASSED_MARKER);
     };
     let unbypassed = await unbypassedRun(agentOnFresh);
     const freshWithAgent = agentOnFresh ? unbypassed : undefined;
     // A refusal there may be the agent's doing: the bypass taken out then gets a run without the agent.
-    if (agentOnFresh && !unbypassed.effect.landed) unbypassed = await unbypassedRun(false);
+    if (agentOnFresh && !unbypassed.refused.landed) unbypassed = await unbypassedRun(false);
     let fresh: SessionRun = unbypassed;
     if (processProblems(unbypassed.run.observation).length > 0) {
       model.rescript({ finalText: "OK" });
@@ -281,7 +302,7 @@ export function plainSession(context: CheckContext): Promise<PlainSession> {
       probeWord,
       first,
       shell: shellEffect,
-      writeOutside,
+      write: writeEffect,
       ...(resumed ? { resumed } : {}),
       ...(resumedWithAgent ? { resumedWithAgent } : {}),
       ...(resumedWithAllowList ? { resumedWithAllowList } : {}),
@@ -305,98 +326,3 @@ export function firstRunFailure(session: PlainSession): Outcome | null {
     mockTurns: session.turns,
   });
 }
-
-export const resume: Check = async (context, positive) => {
-  const session = await plainSession(context);
-  const failure = firstRunFailure(session);
-  if (failure) return failure;
-  const second = positive ? session.resumed! : session.fresh;
-  const later = second.requests;
-  const carried = later.some((request) => carries(request, session.promptWord));
-  const info = {
-    ...summarizeObservation(second.run.observation),
-    mockTurns: session.turns,
-    secondRunRequests: later.length,
-    carried,
-  };
-  const must = processProblems(second.run.observation);
-  if (later.length === 0) must.push("the second run never called the model");
-  else if (carried !== positive) {
-    must.push(
-      positive
-        ? "the resumed run's model request does not carry the first session's messages"
-        : "a fresh run's model request carries the earlier session's messages",
-    );
-  }
-  return must.length > 0 ? fail(must.join("; "), info) : pass(info);
-};
-
-/**
- * `agentSelect-positive` judged on the session's run that selected the agent (its resume, or else its fresh
- * run), or `null` when no run can say (there is none, the first run failed, or its unselected request already
- * carried the agent's word): the check then runs on its own. A run that selected the agent but did not carry
- * its word is not judged either: that path may drop what a plain run keeps, so the check's own run decides.
- */
-async function agentOnSession(context: CheckContext): Promise<Outcome | null> {
-  const session = await plainSession(context);
-  if (firstRunFailure(session)) return null;
-  if (session.first.requests.some((request) => carries(request, session.agentWord))) return null;
-  const runs = [
-    [session.resumedWithAgent, "the session's resume, with the agent selected"],
-    [session.freshWithAgent, "the session's fresh run without the bypass, with the agent selected"],
-  ] as const;
-  for (const [selected, label] of runs) {
-    if (!selected?.requests.some((request) => carries(request, session.agentWord))) continue;
-    return pass({
-      ...summarizeObservation(selected.run.observation),
-      mockTurns: session.turns,
-      run: label,
-      args: [...selected.run.args],
-      carried: true,
-    });
-  }
-  return null;
-}
-
-export const agentSelect: Check = async (context, positive) => {
-  const { runner, behavior } = context;
-  if (!behavior.agentFiles) return skip("no agent definition files declared in its host file");
-  if (!positive) {
-    // The control is the plain session's first run: the agent's files are there, no agent is selected.
-    const session = await plainSession(context);
-    const failure = firstRunFailure(session);
-    if (failure) return failure;
-    const carried = session.first.requests.some((request) => carries(request, session.agentWord));
-    const info = {
-      ...summarizeObservation(session.first.run.observation),
-      mockTurns: session.turns,
-      carried,
-    };
-    return carried
-      ? fail("the agent's instructions reach the model although no agent was selected", info)
-      : pass(info);
-  }
-  const merged = await agentOnSession(context);
-  if (merged) return merged;
-  const agentWord = word();
-  const files = behavior.agentFiles(AGENT, agentInstructions(agentWord));
-  await using staged = await stage(() => ({ finalText: "OK" }));
-  const { sandbox, model } = staged;
-  await writeAgent(sandbox, files);
-  const run = await runCapability({
-    runner,
-    path: "streaming",
-    request: { prompt: "Reply OK.", agent: AGENT },
-    sandbox,
-    model,
-    wallTimeoutMs: runLimit(context),
-    signal: context.signal,
-  });
-  const reached = after(model.journal(), 0);
-  const carried = reached.some((request) => carries(request, agentWord));
-  const info = details(run.observation, model, { agentFiles: Object.keys(files), carried });
-  const must = processProblems(run.observation);
-  if (reached.length === 0) must.push("the run never called the model");
-  else if (!carried) must.push("the selected agent's instructions do not reach the model request");
-  return must.length > 0 ? fail(must.join("; "), info) : pass(info);
-};

@@ -1,8 +1,11 @@
 /**
  * `cli/composition/*`: the executor is host-agnostic. `fake` and `fake-minimal` build deliberately different
  * invocations (argv shape, environment, capabilities) over the same fake host; run through the unmodified
- * executor against the same scripts they must give identical observations. Each case runs the script on
- * every scripted host of the registry and compares them all with the host under test.
+ * executor against the same scripts they must give identical observations, and each the observation the case
+ * expects: agreement alone would pass two hosts that fail the same way (neither can spawn, both are stopped).
+ * Each case runs the script on the host under test and every other scripted host of the registry (not its
+ * broken variants), holds the host under test to the case's expected observation, and compares it with each
+ * peer, spawn errors, stops and kills included.
  *
  * @module
  */
@@ -10,10 +13,13 @@ import { isDeepStrictEqual } from "node:util";
 import type { GoldenPath } from "../../src/exec/host_runner.ts";
 import type { Observation } from "../../src/exec/observation.ts";
 import type { CliHostEntry } from "../../src/host.ts";
-import { fail, type Outcome, pass } from "../../src/outcome.ts";
+import { fail, type Outcome } from "../../src/outcome.ts";
 import type { RunSettings, TestCase } from "../../src/suite.ts";
 import { HOSTS } from "../../hosts/registry.ts";
+import { passed, streamSeen } from "./evidence.ts";
 import { observe, scriptPrompt } from "./observe.ts";
+import { mismatches } from "./scripted.ts";
+import type { ExpectedObservation } from "./scripted_cases.ts";
 import type { CliTier } from "./tier.ts";
 
 /** One composition script and what every host must agree on. */
@@ -23,9 +29,13 @@ export interface CompositionCase {
   readonly title: string;
   readonly script: readonly string[];
   readonly path: GoldenPath;
+  /** What the executor must observe of the script, on every host. */
+  readonly expect: ExpectedObservation;
   /** For blocking JSON: the structured result every host must yield. */
   readonly structured?: unknown;
 }
+
+const CLEAN = { stopped: null, killed: false, violations: [] } as const;
 
 /** The composition cases. */
 export const COMPOSITION_CASES: readonly CompositionCase[] = [
@@ -34,24 +44,51 @@ export const COMPOSITION_CASES: readonly CompositionCase[] = [
     title: "Every host reads a happy-path stream the same way",
     path: "streaming",
     script: ["init model=m session=s", "text a", "result in=1 out=1"],
+    expect: {
+      kinds: ["init", "text", "usage", "terminal"],
+      text: ["a"],
+      stderr: [],
+      exitCode: 0,
+      resultSeen: true,
+      terminalStatus: "success",
+      ...CLEAN,
+    },
   },
   {
     name: "result-error",
     title: "Every host reads an error result the same way",
     path: "streaming",
     script: ["init model=m session=s", "result error=boom in=1 out=1"],
+    expect: {
+      kinds: ["init", "usage", "terminal"],
+      text: [],
+      stderr: ["[result] boom"],
+      exitCode: 0,
+      resultSeen: true,
+      terminalStatus: "error",
+      ...CLEAN,
+    },
   },
   {
     name: "exit-before-terminal",
     title: "Every host reads an exit before the terminal event the same way",
     path: "streaming",
     script: ["init model=m session=s", "text a", "exit 3"],
+    expect: { kinds: ["init", "text"], text: ["a"], stderr: [], exitCode: 3, resultSeen: false, ...CLEAN },
   },
   {
     name: "blocking-json-structured",
     title: "Every host yields the same structured result from a blocking JSON call",
     path: "blocking-json",
     script: ["init model=m session=s", 'result in=1 out=1 structured={"key":"value"}'],
+    expect: {
+      kinds: ["usage", "terminal"],
+      stderr: [],
+      exitCode: 0,
+      resultSeen: true,
+      terminalStatus: "success",
+      ...CLEAN,
+    },
     structured: { key: "value" },
   },
 ];
@@ -64,7 +101,11 @@ export function projection(observation: Observation): Record<string, unknown> {
     text: observation.text,
     stderr: observation.stderr,
     exitCode: observation.exitCode,
+    signal: observation.signal,
     resultSeen: observation.resultSeen,
+    spawnError: observation.spawnError,
+    stopped: observation.stopped,
+    killed: observation.killed,
     terminal: terminal?.kind === "terminal"
       ? { status: terminal.status, structured: terminal.structured }
       : null,
@@ -85,7 +126,7 @@ export const compositionTier: CliTier = {
     const row = COMPOSITION_CASES.find((candidate) => `cli/composition/${candidate.name}` === test.id);
     if (!row) throw new RangeError(`No composition case "${test.id}": see suite/cli/composition.ts`);
     const peers = HOSTS.filter((host): host is CliHostEntry =>
-      host.kind === "cli" && host.runner.scripted === true && host.id !== entry.id
+      host.kind === "cli" && host.runner.scripted === true && host.id !== entry.id && !host.variantOf
     );
     const hosts = [entry, ...peers];
     const observations = await Promise.all(hosts.map((host) =>
@@ -101,7 +142,7 @@ export const compositionTier: CliTier = {
     const mine = projections[0]!;
     const details = Object.fromEntries(hosts.map((host, index) => [host.id, projections[index]]));
     if (peers.length === 0) return fail("no other scripted host in the registry to compose with", details);
-    const problems: string[] = [];
+    const problems = mismatches(row.expect, observations[0]!);
     peers.forEach((peer, index) => {
       const theirs = projections[index + 1]!;
       for (const key of Object.keys(mine)) {
@@ -114,8 +155,11 @@ export const compositionTier: CliTier = {
         }
       }
     });
-    observations.forEach((observation, index) => {
-      if (!observation.groupGone) problems.push(`${hosts[index]!.id}: process group still alive`);
+    observations.slice(1).forEach((observation, index) => {
+      const deviations = mismatches(row.expect, observation);
+      if (deviations.length > 0) {
+        problems.push(`the peer ${peers[index]!.id} deviates: ${deviations.join("; ")}`);
+      }
     });
     if (row.structured !== undefined) {
       const terminal = mine.terminal as { structured?: unknown } | null;
@@ -127,6 +171,11 @@ export const compositionTier: CliTier = {
         );
       }
     }
-    return problems.length === 0 ? pass(details) : fail(problems.join("; "), details);
+    if (problems.length > 0) return fail(problems.join("; "), details);
+    return passed({
+      ...streamSeen(observations[0]!),
+      agreedWith: peers.map((peer) => peer.id),
+      ...(row.structured === undefined ? {} : { structured: row.structured }),
+    }, details);
   },
 };

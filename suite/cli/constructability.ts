@@ -11,7 +11,8 @@
 import { binEnvName } from "../../src/exec/find_executable.ts";
 import { GOLDEN_PATHS, type GoldenPath, type HostInvocation } from "../../src/exec/host_runner.ts";
 import type { CliHostEntry } from "../../src/host.ts";
-import { fail, type Outcome, pass, skip } from "../../src/outcome.ts";
+import { fail, type Outcome, skip } from "../../src/outcome.ts";
+import { passed } from "./evidence.ts";
 import type { RunSettings, TestCase } from "../../src/suite.ts";
 import type { CliTier } from "./tier.ts";
 import { constructabilityTitle } from "./titles.ts";
@@ -84,6 +85,12 @@ export const constructabilityTier: CliTier = {
     }
     const problems = invocationProblems(invocation, path, request.prompt);
     const details = { binary: invocation.binary, args: [...invocation.args], path };
-    return problems.length > 0 ? fail(problems.join("; "), details) : pass(details);
+    if (problems.length > 0) return fail(problems.join("; "), details);
+    const promptAt = invocation.args.findIndex((arg) => arg.includes(request.prompt));
+    return passed({
+      binary: invocation.binary,
+      argc: invocation.args.length,
+      ...(promptAt < 0 ? {} : { promptAt }),
+    }, details);
   },
 };

@@ -6,7 +6,13 @@
  */
 import { CLI_DEADLINES } from "../../src/exec/deadlines.ts";
 import { execute, type RunControl } from "../../src/exec/executor.ts";
-import type { GoldenPath, HostRunner, InvocationRequest, StreamShape } from "../../src/exec/host_runner.ts";
+import type {
+  GoldenPath,
+  HostInvocation,
+  HostRunner,
+  InvocationRequest,
+  StreamShape,
+} from "../../src/exec/host_runner.ts";
 import type { Observation } from "../../src/exec/observation.ts";
 import type { NormalizedEvent } from "../../src/normalize/events.ts";
 import { normalizerFor } from "../../src/normalize/mod.ts";
@@ -34,6 +40,8 @@ export interface ObserveOptions extends ObserveLimits {
   readonly runner: HostRunner;
   readonly path: GoldenPath;
   readonly request: InvocationRequest;
+  /** The invocation to run, when the caller built it (a sandboxed run against a mock model); else built here. */
+  readonly invocation?: HostInvocation;
   readonly timeoutMultiplier: number;
   readonly signal: AbortSignal;
   /** Read the stream as this dialect and shape instead of the runner's (a fake speaking another host's wire). */
@@ -58,7 +66,7 @@ export function shapeFor(runner: HostRunner, path: GoldenPath): StreamShape {
  */
 export async function observe(options: ObserveOptions): Promise<Observation> {
   const { runner, path, request, timeoutMultiplier: k } = options;
-  const invocation = runner.build(path, request);
+  const invocation = options.invocation ?? runner.build(path, request);
   const times = (ms: number | undefined) => ms === undefined ? undefined : scaled(ms, k);
   const limits = {
     wallTimeoutMs: times(options.wallTimeoutMs ?? CLI_DEADLINES.wallTimeoutMs),

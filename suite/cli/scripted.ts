@@ -10,7 +10,8 @@ import { isDeepStrictEqual } from "node:util";
 import type { Observation } from "../../src/exec/observation.ts";
 import { kindsMismatch, summarizeObservation } from "../../src/exec/observation.ts";
 import type { CliHostEntry } from "../../src/host.ts";
-import { fail, type Outcome, pass } from "../../src/outcome.ts";
+import { fail, type Outcome } from "../../src/outcome.ts";
+import { passed, streamSeen } from "./evidence.ts";
 import type { RunSettings, TestCase } from "../../src/suite.ts";
 import { observe, scriptPrompt } from "./observe.ts";
 import { type ExpectedObservation, SCRIPTED_CASES, type ScriptedCase } from "./scripted_cases.ts";
@@ -31,7 +32,11 @@ export const scriptedTier: CliTier = {
     const observation = await runCase(entry, row, settings.timeoutMultiplier, signal);
     const problems = mismatches(row.expect, observation);
     const details = { ...summarizeObservation(observation), expected: row.expect };
-    return problems.length === 0 ? pass(details) : fail(problems.join("; "), details);
+    if (problems.length > 0) return fail(problems.join("; "), details);
+    return passed(
+      { ...streamSeen(observation), groupGone: observation.groupGone, matched: row.expect },
+      details,
+    );
   },
 };
 

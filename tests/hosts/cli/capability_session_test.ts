@@ -10,8 +10,8 @@
  *   where it claims an allow-list, the resume allowing only Read judges `toolAllowlist-positive` instead (and
  *   never with the agent, which then rides on the fresh run);
  * - when the resume drops the allow-list, the refusal does not pass there and the allow-list runs on its own;
- * - when the refusal ends the host non-zero, `permissionSkip-negative` still passes (a refusal may), and the
- *   controls get a clean fresh run of their own;
+ * - when the host sends the refusal back to the model and then exits non-zero, `permissionSkip-negative` still
+ *   passes (a refusal may end the host), and the controls get a clean fresh run of their own;
  * - when the host cannot resume with an agent, `resume` gets a resume of its own and `agentSelect` its own run;
  * - when the host sends the agent's file unselected, the control fails and the selected agent is judged on its
  *   own run, never on the resume;
@@ -74,6 +74,7 @@ async function run(name, input) {
 if (!document) line({ type: "system", subtype: "init", model: "standin-1", tools: ["Read", "Write", "Bash"] });
 history.push({ role: "user", content: value("-p") });
 let text = "";
+let refusedThenExit = false;
 for (let round = 0; round < 8; round++) {
   const response = await fetch(base + "/v1/chat/completions", {
     method: "POST",
@@ -96,13 +97,20 @@ for (let round = 0; round < 8; round++) {
     if (!names.includes(call.function.name)) output = "no such tool: " + call.function.name;
     else if (call.function.name === "StructuredOutput") output = (structured = input, "accepted");
     else if (call.function.name === "Bash" && !has("--yolo") && fault !== "no-permissions") {
-      if (fault === "refusal-exits") {
-        (document ? (e) => console.log(JSON.stringify(e)) : line)(result("Bash needs --yolo", true));
-        Deno.exit(2);
-      }
+      refusedThenExit = fault === "refusal-exits";
       output = "permission denied: Bash needs --yolo";
     } else output = await run(call.function.name, input);
     history.push({ role: "tool", tool_call_id: call.id, content: output });
+  }
+  if (refusedThenExit) {
+    // The refusal goes back to the model, and then the host gives up.
+    await fetch(base + "/v1/chat/completions", {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: "Bearer sk-standin" },
+      body: JSON.stringify({ model: "standin-1", messages: [...system, ...history], tools }),
+    }).then((response) => response.text());
+    (document ? (e) => console.log(JSON.stringify(e)) : line)(result("Bash needs --yolo", true));
+    Deno.exit(2);
   }
 }
 await Deno.writeTextFile(store, JSON.stringify(history));
@@ -237,8 +245,20 @@ const ALL_PASS = Object.fromEntries(
     name,
   ) => [name, "PASS"]),
 );
-// The first run's three tool calls and final answer, the resume's answer, the fresh run's call and answer.
-const THREE_RUNS = ["tool-call", "tool-call", "tool-call", "final", "final", "tool-call", "final"];
+// The first run's three tool calls and final answer, the resume's answer, the fresh run's two calls (the
+// probe's read, its control, then Bash) and answer.
+const THREE_RUNS = [
+  "tool-call",
+  "tool-call",
+  "tool-call",
+  "final",
+  "final",
+  "tool-call",
+  "tool-call",
+  "final",
+];
+/** A resume that asks for the probe's read and Bash, and answers. */
+const RESUME_WITH_CALLS = ["tool-call", "tool-call", "final"];
 
 Deno.test("a clean host: three runs; the resume judges the agent, the fresh run the refusal and the controls", async () => {
   const outcomes = await session("none");
@@ -247,9 +267,15 @@ Deno.test("a clean host: three runs; the resume judges the agent, the fresh run 
   const agent = outcomes["agentSelect-positive"].details as { run?: string; args?: string[] };
   assert.equal(agent.run, "the session's resume, with the agent selected");
   assert.ok(agent.args?.includes("--continue") && agent.args.includes("--agent"));
-  const refusal = outcomes["permissionSkip-negative"].details as { args: string[]; landed: boolean };
+  const refusal = outcomes["permissionSkip-negative"].details as {
+    args: string[];
+    refusedCall: { landed: boolean };
+    observed: { refusal: { via: string }; control: string };
+  };
   assert.ok(!refusal.args.includes("--yolo") && refusal.args.includes("json"), "no bypass, document path");
-  assert.equal(refusal.landed, false);
+  assert.equal(refusal.refusedCall.landed, false);
+  assert.equal(refusal.observed.refusal.via, "a tool result sent back to the model");
+  assert.match(refusal.observed.control, /^the read of the probe file/);
 });
 
 Deno.test("a host with an allow-list and no agent files: the resume allowing only Read judges the allow-list", async () => {
@@ -261,7 +287,7 @@ Deno.test("a host with an allow-list and no agent files: the resume allowing onl
   const allowList = outcomes["toolAllowlist-positive"].details as { run?: string; args: string[] };
   assert.equal(allowList.run, "the session's resume, allowing only the read tool");
   assert.ok(allowList.args.includes("--continue") && allowList.args.includes("--tools"));
-  assert.deepEqual(turns(outcomes["resume-positive"]), THREE_RUNS.toSpliced(4, 1, "tool-call", "final"));
+  assert.deepEqual(turns(outcomes["resume-positive"]), THREE_RUNS.toSpliced(4, 1, ...RESUME_WITH_CALLS));
 });
 
 Deno.test("a host with both: the resume carries the allow-list, never with the agent, which rides on the fresh run", async () => {
@@ -324,8 +350,8 @@ Deno.test("an agent the resume cannot carry rides on the fresh run; refused ther
     !refusal.args.includes("--agent") && !refusal.args.includes("--yolo"),
     "judged without the agent",
   );
-  // The fresh run with the agent, then the bypass's own: each asks for Bash and answers.
-  assert.deepEqual(turns(outcomes["resume-positive"]), [...THREE_RUNS, "tool-call", "final"]);
+  // The fresh run with the agent, then the bypass's own: each asks for the probe's read and Bash, and answers.
+  assert.deepEqual(turns(outcomes["resume-positive"]), [...THREE_RUNS, "tool-call", "tool-call", "final"]);
 });
 
 Deno.test("Bash run without the bypass with the agent selected: that fresh run is the refusal's FAIL", async () => {
@@ -337,12 +363,12 @@ Deno.test("Bash run without the bypass with the agent selected: that fresh run i
   assert.deepEqual(turns(outcomes["resume-positive"]), THREE_RUNS);
 });
 
-Deno.test("a refusal that ends the host non-zero passes, and the controls judge a clean fresh run", async () => {
+Deno.test("a refusal sent back before the host exits non-zero passes; the controls judge a clean fresh run", async () => {
   const outcomes = await session("refusal-exits");
   assert.deepEqual(statuses(outcomes), ALL_PASS, JSON.stringify(outcomes, null, 1));
   assert.equal((outcomes["permissionSkip-negative"].details as { exitCode: number }).exitCode, 2);
-  // The fresh run stopped at its tool call; the clean one after it is text only.
-  assert.deepEqual(turns(outcomes["resume-negative"]), [...THREE_RUNS.slice(0, 6), "final"]);
+  // The fresh run exited after sending the refusal back; the clean one after it is text only.
+  assert.deepEqual(turns(outcomes["resume-negative"]), [...THREE_RUNS, "final"]);
   assert.equal((outcomes["resume-negative"].details as { exitCode: number }).exitCode, 0);
   assert.equal((outcomes["structuredOutput-negative"].details as { exitCode: number }).exitCode, 0);
 });
