@@ -85,8 +85,13 @@ export async function main(args: string[]): Promise<number> {
   return await play(script, parsed.outputFormat);
 }
 
+/** The variable naming the fake's flaw, set by its broken variants' host entries (hosts/cli/fake_variants.ts). */
+export const FAKE_FLAW_ENV = "CONFORMANCE_FAKE_FLAW";
+
 async function play(script: FakeScript, outputFormat: FakeArgs["outputFormat"]): Promise<number> {
   const writer = DIALECT_WRITERS[script.dialect];
+  // The one flaw: a banner on stderr before the script, as some CLIs print one.
+  if (Deno.env.get(FAKE_FLAW_ENV) === "stderr-banner") writeLines(Deno.stderr, ["fake-host: ready"]);
   // In json mode the stream is held back and one document is written at the end, as blocking calls do.
   const held: string[] = [];
   const emit = (emission: Emission, text?: string) => {

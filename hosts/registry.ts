@@ -12,6 +12,8 @@ import type { RealHost } from "./cli/_real_host.ts";
 import { PINNED_APPS_HOSTS, type PinnedHost } from "./cli/_installed.ts";
 import { fakeHost } from "./cli/fake.ts";
 import { fakeMinimalHost } from "./cli/fake_minimal.ts";
+import { FAKE_VARIANT_HOSTS } from "./cli/fake_variants.ts";
+import { REFERENCE_AGENT_HOST, REFERENCE_AGENT_VARIANT_HOSTS } from "./cli/reference_agent.ts";
 import { claudeCode } from "./cli/claude_code.ts";
 import { codex } from "./cli/codex.ts";
 import { gemini } from "./cli/gemini.ts";
@@ -62,6 +64,7 @@ export const CLI_HOSTS: readonly RealHost[] = [
 export const HOSTS: readonly HostEntry[] = [
   fakeHost,
   fakeMinimalHost,
+  REFERENCE_AGENT_HOST,
   ...CLI_HOSTS.map((host) => host.entry),
   REFERENCE_HOST,
   MCP_UI_HOST,
@@ -73,6 +76,8 @@ export const HOSTS: readonly HostEntry[] = [
   GOOSE_HOST,
   CURSOR_HOST,
   ...REFERENCE_VARIANT_HOSTS,
+  ...REFERENCE_AGENT_VARIANT_HOSTS,
+  ...FAKE_VARIANT_HOSTS,
 ];
 
 /** Hosts a plain `conformance run` uses when none is named. */

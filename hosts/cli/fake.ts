@@ -9,7 +9,7 @@ import { fakeHostCommand } from "../../src/exec/self.ts";
 import type { CliHostEntry } from "../../src/host.ts";
 import type { HostCapabilities, HostRunner } from "../../src/exec/host_runner.ts";
 import { NO_CAPABILITIES } from "../../src/exec/host_runner.ts";
-import { cliRunner } from "./_runner.ts";
+import { cliRunner, type CliRunnerSpec } from "./_runner.ts";
 
 const CAPABILITIES: HostCapabilities = Object.freeze({
   ...NO_CAPABILITIES,
@@ -17,8 +17,8 @@ const CAPABILITIES: HostCapabilities = Object.freeze({
   structuredOutput: true,
 });
 
-/** The runner of the `fake` host. */
-export const fakeRunner: HostRunner = cliRunner({
+/** What `fake` gives {@linkcode cliRunner}; its broken variants (hosts/cli/fake_variants.ts) start from it. */
+export const FAKE_SPEC: CliRunnerSpec = {
   name: "fake",
   binary: "conformance",
   dialect: "claude",
@@ -46,7 +46,10 @@ export const fakeRunner: HostRunner = cliRunner({
     "detached": (request) => ({ args: ["--output-format", "text", request.prompt] }),
     "version-check": () => ({ args: ["--version"] }),
   },
-});
+};
+
+/** The runner of the `fake` host. */
+export const fakeRunner: HostRunner = cliRunner(FAKE_SPEC);
 
 /** Registry entry of `fake`. */
 export const fakeHost: CliHostEntry = {

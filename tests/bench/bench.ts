@@ -5,7 +5,8 @@
  *
  * Figures: the fake tier (wall, cases per second) and fake-host start (`fake_tier.ts`); normaliser throughput
  * and memory growth (`mock_model.ts`); a large recorded claude stream through the real executor, its MB/s and
- * the peak RSS of the process reading it (here); the reference-host catalogue (`reference.ts`); the mock-model
+ * the peak RSS of the process reading it (here); the reference-host catalogue (`reference.ts`); the CLI variant
+ * table, the reference agent and its broken variants through every CLI tier (`reference_agent.ts`); the mock-model
  * tier per real CLI (here, all at once as a run does); the streaming and capability-behaviour tiers through
  * `conformance run` over every installed real CLI, and their ratio (`cli_tiers.ts`); `conformance --version`
  * start-up (here). `--only GROUP[,GROUP…]` measures some groups alone (names in {@linkcode GROUPS}); with
@@ -23,6 +24,7 @@ import { cliTierRows } from "./cli_tiers.ts";
 import { benchFakeTier } from "./fake_tier.ts";
 import { benchNormalizer } from "./mock_model.ts";
 import { benchReference } from "./reference.ts";
+import { benchAgentTable, TABLE_TARGET_MS } from "./reference_agent.ts";
 import { headlessSettings } from "../_settings.ts";
 import { checkArtifact } from "../../tools/compile.ts";
 import { percentiles, soak } from "../robustness/_soak.ts";
@@ -243,6 +245,25 @@ async function referenceRows(): Promise<BenchRow[]> {
   }
 }
 
+/** The CLI variant table, as its gate runs it (tests/hosts/cli/reference_agent_variants_test.ts). */
+async function agentTableRows(): Promise<BenchRow[]> {
+  const figure = "reference agent and its variants through every CLI tier (no browser)";
+  const target = `≤ ${TABLE_TARGET_MS / 1000} s`;
+  try {
+    const { ms, hosts, tests, mismatched } = await benchAgentTable();
+    return [{
+      figure,
+      value: `${fixed(ms / 1000, 1)} s`,
+      target,
+      met: ms <= TABLE_TARGET_MS && mismatched.length === 0,
+      note: `${hosts} hosts, ${tests} results, 6 hosts at a time (faults at --timeout-multiplier 0.25); ` +
+        (mismatched.length === 0 ? "every host as listed" : `not as listed: ${mismatched.join(", ")}`),
+    }];
+  } catch (error) {
+    return [notMeasured(figure, target, reason(error))];
+  }
+}
+
 /** Interrupts of the fake tier at a random moment, half at `--timeout-multiplier 20`: signal to exit, in ms. */
 const INTERRUPT_TRIALS = 20;
 
@@ -281,7 +302,9 @@ export async function interruptRows(): Promise<BenchRow[]> {
 
 /** Every installed real CLI's mock-model streaming test, all at once as a run does; each timed alone. */
 async function mockModelRows(): Promise<BenchRow[]> {
-  const entries = HOSTS.filter((entry): entry is CliHostEntry => entry.kind === "cli" && isRealCli(entry));
+  const entries = HOSTS.filter((entry): entry is CliHostEntry =>
+    entry.kind === "cli" && isRealCli(entry) && !entry.testOnly
+  );
   const settings = headlessSettings({ mockModel: true });
   const started = performance.now();
   const rows = await Promise.all(entries.map(async (entry): Promise<BenchRow> => {
@@ -444,6 +467,7 @@ export const GROUPS: Readonly<Record<string, () => Promise<BenchRow[]>>> = {
   normalizer: normalizerRows,
   "executor-stream": executorStreamRows,
   reference: referenceRows,
+  "reference-agent": agentTableRows,
   "mock-model": mockModelRows,
   "cli-run": cliTierRows,
   interrupt: interruptRows,

@@ -30,7 +30,9 @@ export interface BenchFigure {
 
 /** Runs `cli/mock-model/streaming` for every installed real CLI at once and times the whole. */
 export async function benchMockModelTier(): Promise<BenchFigure> {
-  const entries = HOSTS.filter((entry): entry is CliHostEntry => entry.kind === "cli" && isRealCli(entry));
+  const entries = HOSTS.filter((entry): entry is CliHostEntry =>
+    entry.kind === "cli" && isRealCli(entry) && !entry.testOnly
+  );
   const installed: CliHostEntry[] = [];
   for (const entry of entries) if (await entry.runner.detect() !== null) installed.push(entry);
   const settings = headlessSettings({ mockModel: true });

@@ -78,7 +78,7 @@ Deno.test("list tests --mock-model adds the mock-model tier, as run --mock-model
   assert.ok(mock.rows.some((row) => row.test.startsWith("cli/mock-model/")));
 });
 
-Deno.test("list hosts hides the test-only reference variants unless --all or named", async () => {
+Deno.test("list hosts hides the test-only variants and the reference agent unless --all or named", async () => {
   const ids = async (args: string[]) => {
     const io = memoryIo();
     assert.equal(await runCli(["list", "hosts", ...args, "--json"], io), 0);
@@ -92,7 +92,17 @@ Deno.test("list hosts hides the test-only reference variants unless --all or nam
   const all = await ids(["--all"]);
   const variants = all.ids.filter((id) => id.startsWith("reference:"));
   assert.ok(variants.length > 1);
-  assert.equal(shown.stderr, `${variants.length} test-only hosts not shown: add --all to list them\n`);
+  // The reference agent and every broken variant (of the reference host, the reference agent, the fake).
+  const agents = all.ids.filter((id) => id === "reference-agent" || /^(reference-agent|fake):/.test(id));
+  assert.ok(
+    agents.includes("reference-agent") && agents.includes("reference-agent:no-init"),
+    agents.join(" "),
+  );
+  assert.ok(!shown.ids.some((id) => agents.includes(id)), shown.ids.join(" "));
+  assert.equal(
+    shown.stderr,
+    `${variants.length + agents.length} test-only hosts not shown: add --all to list them\n`,
+  );
   assert.equal(all.stderr, "");
   assert.deepEqual((await ids(["--host", variants[0]!])).ids, [variants[0]]);
 

@@ -10,7 +10,7 @@ import { normalizerFor } from "../../src/normalize/mod.ts";
 /** The stream shape the registry declares for a dialect (its real host's), so the fake is read as that host. */
 function shapeOf(dialect: string) {
   const host = HOSTS.find((entry) =>
-    entry.kind === "cli" && !entry.runner.scripted && entry.runner.dialect === dialect
+    entry.kind === "cli" && !entry.testOnly && entry.runner.dialect === dialect
   );
   assert.ok(host?.kind === "cli", `no registered host speaks ${dialect}`);
   return { id: host.id, shape: host.runner.streamShape };

@@ -28,7 +28,7 @@ interface Recording {
 }
 
 const realRunners: HostRunner[] = HOSTS.flatMap((entry) =>
-  entry.kind === "cli" && !entry.runner.scripted ? [entry.runner] : []
+  entry.kind === "cli" && !entry.testOnly ? [entry.runner] : []
 );
 
 /**

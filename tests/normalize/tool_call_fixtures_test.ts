@@ -17,7 +17,7 @@ const FIXTURES = new URL("../fixtures/cli/", import.meta.url);
 
 /** The real CLIs that declare their tools: each must have a tool-call recording. */
 const declaring: HostRunner[] = HOSTS.flatMap((entry) =>
-  entry.kind === "cli" && !entry.runner.scripted && entry.runner.toolBehavior ? [entry.runner] : []
+  entry.kind === "cli" && !entry.testOnly && entry.runner.toolBehavior ? [entry.runner] : []
 );
 
 function normalise(runner: HostRunner): NormalizedEvent[] {

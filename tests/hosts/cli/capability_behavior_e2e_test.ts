@@ -42,7 +42,9 @@ function declaredSkips(entry: CliHostEntry, tests: Iterable<string>): Record<str
   return rows;
 }
 
-const real = HOSTS.filter((entry): entry is CliHostEntry => entry.kind === "cli" && isRealCli(entry));
+const real = HOSTS.filter((entry): entry is CliHostEntry =>
+  entry.kind === "cli" && isRealCli(entry) && !entry.testOnly
+);
 const installed = new Map<string, boolean>();
 for (const entry of real) installed.set(entry.id, await entry.runner.detect() !== null);
 const chosen = Deno.env.get("CONFORMANCE_BEHAVIOR_TESTS");

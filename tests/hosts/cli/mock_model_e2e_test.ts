@@ -12,7 +12,9 @@ import type { Outcome } from "../../../src/outcome.ts";
 import { isRealCli, mockModelTier } from "../../../suite/cli/mock_model.ts";
 import { headlessSettings } from "../../_settings.ts";
 
-const real = HOSTS.filter((entry): entry is CliHostEntry => entry.kind === "cli" && isRealCli(entry));
+const real = HOSTS.filter((entry): entry is CliHostEntry =>
+  entry.kind === "cli" && isRealCli(entry) && !entry.testOnly
+);
 const installed = new Map<string, boolean>();
 for (const entry of real) installed.set(entry.id, await entry.runner.detect() !== null);
 /** Why a real CLI's step is ignored: not installed, or no way to reach the mock model. */

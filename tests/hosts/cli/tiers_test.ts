@@ -97,7 +97,8 @@ Deno.test("constructability: PASS, SKIP unsupported path, SKIP binary absent, us
 });
 
 Deno.test("capabilities: one test per flag, in the direction of the claim, and every registered host passes", async () => {
-  for (const entry of cliEntries) {
+  // The broken variants fail what they break: tests/hosts/cli/reference_agent_variants_test.ts holds them to it.
+  for (const entry of cliEntries.filter((candidate) => !candidate.variantOf)) {
     const tests = capabilitiesTier.list(entry, settings);
     assert.equal(tests.length, 6, entry.id);
     for (const test of tests) {

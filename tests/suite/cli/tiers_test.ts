@@ -16,7 +16,7 @@ const settings = headlessSettings({ timeoutMultiplier: 1.5 });
 const MINE = /^cli\/(behavior|scripted|composition)\//;
 
 const fakes = HOSTS.filter((host): host is CliHostEntry =>
-  host.kind === "cli" && host.runner.scripted === true
+  host.kind === "cli" && host.runner.scripted === true && !host.variantOf
 );
 
 Deno.test("fake and fake-minimal are registered, disagree on argv, env and capabilities", () => {
