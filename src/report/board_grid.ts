@@ -26,11 +26,23 @@ export const STATUS_MARK: Record<Status, string> = {
   ERROR: "⚠",
 };
 
+/**
+ * The mark of a fault test whose host was still retrying at the limit with retry events in its stream (a WARN,
+ * `details.faultHandling` "retrying-visibly", suite/cli/mock_model_judge.ts): told apart at a glance from a host
+ * that stayed silent (✗) or ended with a clear error (✓). Its note gives the retries and their delays.
+ */
+export const RETRYING_MARK = "↻";
+
+/** The mark a result shows as: its status's, but ↻ for a host still retrying visibly at the limit. */
+export function markOf(result: TestResult): string {
+  return result.details?.faultHandling === "retrying-visibly" ? RETRYING_MARK : STATUS_MARK[result.status];
+}
+
 /** One cell: the result, how it stands, and unless it is a plain ✓, the number of its note. */
 export interface BoardCell {
   /** The (redacted) result shown. */
   result: TestResult;
-  /** ✓ ✗ ◷ ⚠ ! i or –. */
+  /** ✓ ✗ ◷ ⚠ ! i – or ↻. */
   mark: string;
   /** How the result stands against its expectation; boards set an unexpected or stale cell apart. */
   verdict: Verdict;
@@ -91,7 +103,7 @@ export function boardGrid(report: RunReport, options: BoardGridOptions = {}): Bo
       row = { test: result.test, cells: hosts.map(() => undefined) };
       rowsByTest.set(result.test, row);
     }
-    row.cells[index] = { result, mark: STATUS_MARK[result.status], verdict: judge(result).verdict };
+    row.cells[index] = { result, mark: markOf(result), verdict: judge(result).verdict };
   }
   const rows = [...rowsByTest.values()].sort((a, b) => a.test < b.test ? -1 : a.test > b.test ? 1 : 0);
   // Footnotes are numbered in reading order: row by row, left to right; one number per distinct note.

@@ -77,7 +77,8 @@ export function renderBoardMarkdown(report: RunReport, options: BoardMarkdownOpt
     lines.push(`| **Passed** | ${totals.join(" | ")} |`, "");
     lines.push(
       "✓ pass · ✗ fail (a MUST broken) · ◷ timeout · ⚠ harness error (not the host's) · ! warning (a SHOULD " +
-        "broken) · i info (a MAY not taken, or an observation that breaks nothing) · – skipped · blank: not " +
+        "broken) · ↻ a model fault still retried at the limit, visibly (a warning; a silent one is ✗) · " +
+        "i info (a MAY not taken, or an observation that breaks nothing) · – skipped · blank: not " +
         "run · **bold**: unexpected, or a stale expectation (the run fails on it); plain: as expected, a known " +
         "finding listed in the host's expectations · every mark but ✓ has a note: its message, and for a " +
         "known finding the listed reason",
