@@ -76,3 +76,25 @@ Deno.test("a host that deviates from a row fails it, quoting both kind lists and
     /^expected kinds \[init, text, tool_call, text, usage, terminal\], got \[init, text, text, usage, terminal\]: first divergence at index 2/,
   );
 });
+
+Deno.test("composition fails a host that cannot start, whatever its peers do (not agreement alone)", async () => {
+  const fake = fakes[0]!;
+  const broken: CliHostEntry = {
+    ...fake,
+    id: "fake-unstartable",
+    runner: {
+      ...fake.runner,
+      name: "fake-unstartable",
+      build: (path, request) => ({ ...fake.runner.build(path, request), binary: "/nonexistent/fake-host" }),
+    },
+  };
+  const outcome = await compositionTier.run(
+    broken,
+    { id: "cli/composition/happy-path" },
+    settings,
+    new AbortController().signal,
+  );
+  assert.equal(outcome.status, "FAIL");
+  assert.match(outcome.message ?? "", /^expected kinds \[init, text, usage, terminal\], got \[\]/);
+  assert.match(outcome.message ?? "", /spawnError differs: fake-unstartable "/);
+});
