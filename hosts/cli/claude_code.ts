@@ -11,10 +11,14 @@ import { capabilities, defineRealHost, opt, runningAsRoot } from "./_real_host.t
 
 const BYPASS = "--dangerously-skip-permissions";
 
-/** The permission part of argv: a bypass, or, with a workspace root, edits confined to that root. */
+/**
+ * The permission part of argv: the bypass; with a workspace root, the same mode by name and the root added.
+ * The mode stays the bypass so that the root is the one thing a sandboxed run changes against its control
+ * (acceptEdits would refuse writes outside the working folder by itself, whatever the root).
+ */
 function permissions(request: InvocationRequest): string[] {
   return request.workspaceRoot
-    ? ["--permission-mode", "acceptEdits", "--add-dir", request.workspaceRoot]
+    ? ["--permission-mode", "bypassPermissions", "--add-dir", request.workspaceRoot]
     : [BYPASS];
 }
 

@@ -55,15 +55,10 @@ Deno.test("claude: stream-json always with --verbose; IS_SANDBOX exactly when ro
   assert.equal(invocation.env.CLAUDE_CODE_DISABLE_BACKGROUND_TASKS, "1");
   assert.ok(args(claudeCode, "resume").includes("--continue"));
   const sandboxed = args(claudeCode, "streaming", { workspaceRoot: "/w" });
-  assert.ok(!sandboxed.includes("--dangerously-skip-permissions"), "a workspace root replaces the bypass");
+  // The same mode as without a root, named, so that the root is the one thing the sandboxed run changes.
   assert.deepEqual(
     sandboxed.slice(sandboxed.indexOf("--permission-mode"), sandboxed.indexOf("--permission-mode") + 4),
-    [
-      "--permission-mode",
-      "acceptEdits",
-      "--add-dir",
-      "/w",
-    ],
+    ["--permission-mode", "bypassPermissions", "--add-dir", "/w"],
   );
   const blocking = args(claudeCode, "blocking-json", { jsonSchema: "{}" });
   assert.ok(
