@@ -89,6 +89,14 @@ Deno.test("each program variant switches on one flaw of the reference agent, and
   }
 });
 
+Deno.test("docs/cli-hosts.md names every variant of the table", async () => {
+  const doc = await Deno.readTextFile(new URL("../../../docs/cli-hosts.md", import.meta.url));
+  const named = (variant: (typeof VARIANTS)[number]) =>
+    doc.includes(`\`${variant.name}\``) || doc.includes(`\`${variant.entry.id}\``);
+  const missing = VARIANTS.filter((variant) => !named(variant)).map((variant) => variant.entry.id);
+  assert.deepEqual(missing, [], "variants docs/cli-hosts.md does not describe");
+});
+
 /** What is wrong with a host run beyond its statuses: a PASS naming nothing, a process group left. */
 async function evidenceProblems(entry: CliHostEntry, run: HostRun): Promise<string[]> {
   const problems: string[] = [];
