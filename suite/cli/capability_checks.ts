@@ -165,6 +165,7 @@ async function refusal(context: CheckContext, scenario: RefusalScenario): Promis
     const requests = model.journal();
     const restricted: RestrictedRun = {
       run,
+      dialect: runner.dialect,
       requests,
       refused: {
         index: 1,

@@ -5,9 +5,11 @@
  * Each restricted run's model asks first for a control call the restriction allows (the read of the probe
  * file, or a write inside the workspace root), then for the call it must refuse. The run passes only when:
  * the refused call's effect did not land; a refusal was observed, in the stream (an error `tool_result` for
- * that call) or in the model journal (a tool result answering that call, sent back to the model); and the
- * control worked (the probe's word came back to the model, or the write inside the root landed). A host that
- * ends without answering the call (a crash) fails, with its exit code; one that answered it may end non-zero.
+ * that call), in the model journal (a tool result answering that call, sent back to the model), or as the run's
+ * own error result once the call was asked (droid ends a print run "insufficient permission to proceed"); and
+ * the control worked (the probe's word came back to the model, or the write inside the root landed). A host
+ * that ends without a word after the call (a crash: no tool result, no error result) fails, with its exit code;
+ * one that refused it may end non-zero.
  *
  * @module
  */
@@ -15,6 +17,7 @@ import type { Observation } from "../../src/exec/observation.ts";
 import { summarizeObservation } from "../../src/exec/observation.ts";
 import type { ScriptedRequest } from "../../src/mock_model/script.ts";
 import type { ToolCallEvent, ToolResultEvent } from "../../src/normalize/events.ts";
+import { parseBlockingJson } from "../../src/normalize/mod.ts";
 import { fail, type Outcome } from "../../src/outcome.ts";
 import { processProblems } from "./capability_judge.ts";
 import type { CapabilityRun } from "./capability_run.ts";
@@ -43,6 +46,8 @@ export interface RunControl {
 /** A restricted run and what it did. */
 export interface RestrictedRun {
   readonly run: CapabilityRun;
+  /** The host's dialect, to read a document path's result. */
+  readonly dialect: string;
   /** The model requests of this run alone. */
   readonly requests: readonly ScriptedRequest[];
   readonly refused: RefusedCall;
@@ -73,10 +78,10 @@ export function resultSentBack(requests: readonly ScriptedRequest[], index: numb
 
 /** How the refusal of `refused` showed, or `null` when nothing showed it. */
 export function refusalSeen(
-  observation: Observation,
-  requests: readonly ScriptedRequest[],
-  refused: RefusedCall,
+  restricted: Pick<RestrictedRun, "run" | "requests" | "refused" | "dialect">,
 ): { via: string; id: string | null; text: string } | null {
+  const { requests, refused } = restricted;
+  const observation = restricted.run.observation;
   const ids = new Set([
     callId(refused.index),
     ...observation.events.flatMap((event) =>
@@ -103,14 +108,36 @@ export function refusalSeen(
       text: sentBack.slice(0, 200),
     };
   }
+  const ended = errorResult(restricted.run, restricted.dialect);
+  if (ended !== null) {
+    return { via: "the run's own error result, after the call", id: null, text: ended.slice(0, 200) };
+  }
   return null;
+}
+
+/**
+ * The reason of the run's own error result (the stream's error terminal, or a document path's result document
+ * saying error), or `null` when it ended otherwise or said nothing.
+ */
+export function errorResult(run: CapabilityRun, dialect: string): string | null {
+  const terminal = run.observation.events.findLast((event) => event.kind === "terminal");
+  if (terminal?.kind === "terminal") {
+    return terminal.status === "error" ? terminal.reason ?? terminal.result ?? terminal.status : null;
+  }
+  if (run.stdout.trim() === "") return null;
+  try {
+    const result = parseBlockingJson(dialect, run.stdout);
+    return result.status === "error" ? result.reason ?? result.result ?? result.status : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Judges a restricted run (see the module doc). */
 export function judgeRefused(restricted: RestrictedRun, turns: readonly string[], what: string): Outcome {
   const { run, requests, refused, control } = restricted;
   const observation = run.observation;
-  const refusal = refused.landed ? null : refusalSeen(observation, requests, refused);
+  const refusal = refused.landed ? null : refusalSeen(restricted);
   const info = {
     ...summarizeObservation(observation),
     mockTurns: turns,
@@ -127,8 +154,8 @@ export function judgeRefused(restricted: RestrictedRun, turns: readonly string[]
     must.push(`${what} ran although it should have been refused: ${refused.shown} exists`);
   } else if (!refusal) {
     must.push(
-      `no refusal of ${what} was observed: no error tool result in the stream and none sent back to the model ` +
-        `(exit ${exitOf(observation)})`,
+      `no refusal of ${what} was observed: no error tool result in the stream, none sent back to the model, ` +
+        `no error result (exit ${exitOf(observation)})`,
     );
   }
   if (!control.worked) must.push(`the run's control failed: ${control.what} (${control.seen})`);

@@ -216,6 +216,7 @@ export function plainSession(context: CheckContext): Promise<PlainSession> {
       const landed = await effect(1, `${sandbox.work}/${marker}`);
       return {
         ...run,
+        dialect: runner.dialect,
         refused: { index: 1, tool: behavior.tools.shell.name, shown: landed.shown, landed: landed.landed },
         control: probeControl(run.requests, probeWord),
       };

@@ -198,7 +198,7 @@ export function judgeFault(
     if (retries.length > 0) {
       return warn(
         `${limit}, retrying visibly: ${retries.length} retry event(s) (delays ${
-          retrying.delaysMs.map((delay) => delay === null ? "?" : `${delay} ms`).join(", ")
+          retrying.delaysMs.map((delay) => delay === null ? "?" : `${Math.round(delay)} ms`).join(", ")
         }), ${requests.length} model request(s)`,
         info("retrying-visibly"),
       );

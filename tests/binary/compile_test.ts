@@ -115,7 +115,8 @@ Deno.test({
     }
     const modules = await localModules();
     assert.ok(
-      modules.includes("fake_host/mod.ts") && modules.includes("suite/apps/build.ts"),
+      modules.includes("fake_host/mod.ts") && modules.includes("reference_agent/mod.ts") &&
+        modules.includes("suite/apps/build.ts"),
       modules.join(),
     );
     for (const module of modules) {
@@ -181,5 +182,23 @@ Deno.test({
     };
     assert.ok(report.results.length >= 40, `expected both fakes' tiers, got ${report.results.length}`);
     assert.deepEqual(report.results.filter((result) => result.status !== result.expected), []);
+    // The reference agent is the binary itself too, its shell tool under the binary's permissions.
+    const agentArgs = [
+      "run",
+      "--host",
+      "reference-agent",
+      "--mock-model",
+      "--reporter",
+      "json",
+      "--out",
+      "out",
+    ];
+    const agent = await runToEnd(output, agentArgs, { cwd: `${folder.path}/work` });
+    assert.equal(agent.code, 0, agent.stderr);
+    const agentReport = JSON.parse(await Deno.readTextFile(`${folder.path}/work/out/report.json`)) as {
+      results: { test: string; status: string }[];
+    };
+    assert.ok(agentReport.results.length >= 35, `expected every CLI tier, got ${agentReport.results.length}`);
+    assert.deepEqual(agentReport.results.filter((result) => result.status !== "PASS"), []);
   },
 });
