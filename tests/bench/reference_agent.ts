@@ -8,6 +8,7 @@
  */
 import { AGENT_VARIANTS } from "../../hosts/cli/reference_agent_variants.ts";
 import { REFERENCE_AGENT_HOST } from "../../hosts/cli/reference_agent.ts";
+import type { CliHostEntry } from "../../src/host.ts";
 import { nonPassing, runTable, sorted, VARIANTS } from "../hosts/cli/_agent_table.ts";
 
 /** The target: the whole table within this. */
@@ -20,6 +21,8 @@ export interface TableFigure {
   readonly tests: number;
   /** Hosts whose results were not as the table lists (the reference: any non-PASS). */
   readonly mismatched: readonly string[];
+  /** What the mismatched hosts did that was not listed: host, test id, status and message. */
+  readonly why: readonly string[];
 }
 
 /** Runs the table once and times it. */
@@ -30,20 +33,28 @@ export async function benchAgentTable(): Promise<TableFigure> {
   const ms = Math.round(performance.now() - started);
   let tests = 0;
   const mismatched: string[] = [];
-  const reference = await runs.get(REFERENCE_AGENT_HOST.id)!;
-  tests += reference.results.size;
-  if (Object.keys(nonPassing(reference)).length > 0) mismatched.push(REFERENCE_AGENT_HOST.id);
-  for (const variant of VARIANTS) {
-    const run = await runs.get(variant.entry.id)!;
+  const why: string[] = [];
+  const hosts: { entry: CliHostEntry; fails: Readonly<Record<string, string>> }[] = [
+    { entry: REFERENCE_AGENT_HOST, fails: {} },
+    ...VARIANTS.map((variant) => ({ entry: variant.entry, fails: variant.fails })),
+  ];
+  for (const { entry, fails } of hosts) {
+    const run = await runs.get(entry.id)!;
     tests += run.results.size;
-    if (JSON.stringify(nonPassing(run)) !== JSON.stringify(sorted(variant.fails))) {
-      mismatched.push(variant.entry.id);
+    const got = nonPassing(run);
+    const listed = sorted(fails);
+    if (JSON.stringify(got) === JSON.stringify(listed)) continue;
+    mismatched.push(entry.id);
+    for (const [id, outcome] of run.results) {
+      if ((got[id] ?? "PASS") !== (listed[id] ?? "PASS")) {
+        why.push(`${entry.id} ${id}: ${outcome.status} ${(outcome.message ?? "").slice(0, 200)}`);
+      }
     }
   }
-  return { ms, hosts: VARIANTS.length + 1, tests, mismatched };
+  return { ms, hosts: VARIANTS.length + 1, tests, mismatched, why };
 }
 
 if (import.meta.main) {
   const figure = await benchAgentTable();
-  console.log(JSON.stringify({ ...figure, agentVariants: AGENT_VARIANTS.length }));
+  console.log(JSON.stringify({ ...figure, agentVariants: AGENT_VARIANTS.length }, null, 2));
 }
