@@ -17,10 +17,10 @@ import { headlessSettings } from "../../_settings.ts";
 /** The multiplier of every test but the faults: the limits a real CLI gets (a loaded machine needs them). */
 export const MULTIPLIER = 1;
 /**
- * The multiplier of the fault tests (a 15 s limit where a real CLI gets 60 s): the reference agent ends a
+ * The multiplier of the fault tests (a 30 s limit where a real CLI gets 60 s): the reference agent ends a
  * fault within a second, and the variants that retry forever need not be watched for a minute.
  */
-export const FAULT_MULTIPLIER = 0.25;
+export const FAULT_MULTIPLIER = 0.5;
 const FAULT = /^cli\/mock-model\/fault-/;
 /** How many hosts run their tests at once: their runs mostly wait, but all at once swamp a two-core machine. */
 export const HOSTS_AT_ONCE = 6;
