@@ -77,20 +77,25 @@ Deno.test("a fault still retried visibly at the limit shows ↻, apart from a si
   const silent = "still running at the 60000 ms limit, silent: no terminal and no retry event in its stream";
   const input = report([
     result("claude", "cli/mock-model/fault-http-500", "WARN", {
+      expected: "WARN",
       message: retrying,
       details: { faultHandling: "retrying-visibly" },
     }),
     result("cline", "cli/mock-model/fault-http-500", "FAIL", {
+      expected: "FAIL",
       message: silent,
       details: { faultHandling: "silent" },
     }),
     result("codex", "cli/mock-model/fault-http-500", "PASS", { details: { faultHandling: "error-exit" } }),
-    result("pi", "cli/mock-model/fault-http-500", "WARN", { message: "error terminal but exit code 0" }),
+    result("pi", "cli/mock-model/fault-http-500", "WARN", {
+      expected: "WARN",
+      message: "error terminal but exit code 0",
+    }),
   ]);
   const board = renderBoardMarkdown(input);
-  assert.deepEqual(table(board)[2], ["`cli/mock-model/fault-http-500`", "↻[^1]", "✗[^2]", "✓", "!"]);
-  assert.match(board, /^\[\^1\]: still running at the 60000 ms limit, retrying visibly: 9 retry event/m);
-  assert.match(board, /^\[\^2\]: still running at the 60000 ms limit, silent/m);
+  assert.deepEqual(table(board)[2], ["`cli/mock-model/fault-http-500`", "↻[^1]", "✗[^2]", "✓", "![^3]"]);
+  assert.match(board, /^\[\^1\]: .*still running at the 60000 ms limit, retrying visibly: 9 retry event/m);
+  assert.match(board, /^\[\^2\]: .*still running at the 60000 ms limit, silent/m);
   assert.match(board, / ↻ a model fault still retried at the limit, visibly/);
 });
 
