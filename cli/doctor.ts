@@ -175,7 +175,8 @@ export async function probeVersion(binary: string, args: readonly string[]): Pro
 /** Gathers the report. */
 export async function diagnose(): Promise<DoctorReport> {
   const hosts = await Promise.all(
-    HOSTS.flatMap((entry) => entry.kind === "cli" ? [entry] : []).map(async (entry) => ({
+    // A broken variant is its host run another way: the same program, nothing more to find.
+    HOSTS.flatMap((entry) => entry.kind === "cli" && !entry.variantOf ? [entry] : []).map(async (entry) => ({
       id: entry.id,
       binary: entry.runner.binary,
       path: await entry.runner.detect(),
@@ -267,10 +268,10 @@ export async function doctorCommand(args: string[], io: CliIo): Promise<number> 
   };
   io.out("agent CLIs (path, installed / pinned version):\n");
   for (const host of report.hosts) {
-    io.out(`  ${host.id.padEnd(14)} ${shown(host).padEnd(width)}${version(host.id)}`.trimEnd() + "\n");
+    io.out(`  ${host.id.padEnd(15)} ${shown(host).padEnd(width)}${version(host.id)}`.trimEnd() + "\n");
   }
   io.out("MCP Apps hosts run from a package (installed / pinned version):\n");
-  for (const pin of PINNED_APPS_HOSTS) io.out(`  ${pin.host.padEnd(14)} ${version(pin.host).trimStart()}\n`);
+  for (const pin of PINNED_APPS_HOSTS) io.out(`  ${pin.host.padEnd(15)} ${version(pin.host).trimStart()}\n`);
   io.out("credentials (presence only):\n");
   for (const c of report.credentials) io.out(`  ${c.name.padEnd(20)} ${c.present ? "set" : "-"}\n`);
   for (const line of report.problems) io.err(`conformance doctor: ${localizeCommands(hostText(line))}\n`);
