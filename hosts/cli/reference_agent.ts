@@ -65,10 +65,11 @@ function argv(path: GoldenPath, request: InvocationRequest, flaw: HostFileFlaw |
  * sandbox, whose HOME and XDG_CACHE_HOME are fresh, Deno would compile it again on every run.
  */
 function denoDir(): Record<string, string> {
-  const dir = Deno.env.get("DENO_DIR") ??
-    (Deno.env.get("XDG_CACHE_HOME") ?? (Deno.env.get("HOME") ? `${Deno.env.get("HOME")}/.cache` : undefined));
-  if (dir === undefined) return {};
-  return { DENO_DIR: Deno.env.get("DENO_DIR") ?? `${dir}/deno` };
+  const explicit = Deno.env.get("DENO_DIR");
+  if (explicit) return { DENO_DIR: explicit };
+  const home = Deno.env.get("HOME");
+  const cache = Deno.env.get("XDG_CACHE_HOME") ?? (home ? `${home}/.cache` : undefined);
+  return cache === undefined ? {} : { DENO_DIR: `${cache}/deno` };
 }
 
 function runnerOf(variant: AgentVariant | null): HostRunner {
