@@ -40,7 +40,7 @@ export type * from "./src/exec/host_runner.ts";
 export type * from "./src/exec/tool_behavior.ts";
 export { CAPABILITY_FLAGS, GOLDEN_PATHS, NO_CAPABILITIES } from "./src/exec/host_runner.ts";
 export { execute } from "./src/exec/executor.ts";
-export type { ExecuteOptions, RunControl } from "./src/exec/executor.ts";
+export type { ExecuteOptions, ExecutorPhase, RunControl } from "./src/exec/executor.ts";
 export { firstDivergence, kindsMismatch } from "./src/exec/observation.ts";
 export type { Observation, StopReason, Violation } from "./src/exec/observation.ts";
 export { normalizerFor, NORMALIZERS } from "./src/normalize/mod.ts";

@@ -81,7 +81,27 @@ export interface ExecuteOptions {
   readonly onStdoutLine?: (line: string, control: RunControl) => void;
   /** Called with each stderr line. */
   readonly onStderrLine?: (line: string, control: RunControl) => void;
+  /**
+   * Called as the run passes each {@linkcode ExecutorPhase}, with `performance.now()` at that moment: where a
+   * run's fixed cost goes (the `executor-cost` bench group). Not called for a spawn that failed.
+   */
+  readonly onPhase?: (phase: ExecutorPhase, at: number) => void;
 }
+
+/**
+ * The moments of a run, in order: the child `spawned`; the stream `ended` (terminal event, EOF or a stop) and,
+ * when it had to be, the group killed; the host's `exited` status read; its output `drained`; the group
+ * `proven-gone` (or killed and checked); the `escapes-swept` (the last `ps` listing of the spawn's tag); and
+ * `done`, the observation built.
+ */
+export type ExecutorPhase =
+  | "spawned"
+  | "ended"
+  | "exited"
+  | "drained"
+  | "proven-gone"
+  | "escapes-swept"
+  | "done";
 
 export { MAX_KEPT_EVENT_BYTES, MAX_KEPT_EVENTS, MAX_KEPT_RAW_BYTES } from "./kept_events.ts";
 
@@ -154,6 +174,7 @@ async function run(
   }
   // The group stays tracked for a second Ctrl-C until the run is over.
   using tracked = host;
+  options.onPhase?.("spawned", performance.now());
   return await watch(tracked, options, { limits, collector, started });
 }
 
@@ -252,8 +273,11 @@ async function watch(
       await host.kill(killOptions);
     }
   }
+  const phase = (name: ExecutorPhase) => options.onPhase?.(name, performance.now());
+  phase("ended");
 
   const status = await raceDelay([child.status], limits.verifyGoneMs);
+  phase("exited");
   // Output still held open by a process outside the group must not hold the run: stop reading it.
   const drained = await raceDelay([output.closed], DRAIN_MS);
   // Whether the group still held the output when reading stopped (else something outside it did).
@@ -264,6 +288,7 @@ async function watch(
     : !(await host.checkGone());
   if (drained === "late") readers.abort();
   await output.closed;
+  phase("drained");
 
   if (!host.killed && !(await host.checkGone())) {
     collector.violations.push({
@@ -273,8 +298,10 @@ async function watch(
     });
     await host.kill(killOptions);
   }
+  phase("proven-gone");
   if (status !== "late") await exitHunt; // else the host never exited, and that hunt never starts
   await hunt.sweep();
+  phase("escapes-swept");
   const escape = escapeViolation(hunt, { drainCut: drained === "late", groupHeldOutput, ...output.times });
   if (escape) collector.violations.push(escape);
   const exitCode = status === "late" || status.signal !== null ? null : status.code;
@@ -286,7 +313,7 @@ async function watch(
       accept(stamp(draft));
     }
   }
-  return collector.observation(options.host, started, {
+  const observation = collector.observation(options.host, started, {
     exitCode,
     signal,
     resultSeen: stopped === null ? terminalSeen : null,
@@ -296,6 +323,8 @@ async function watch(
     groupGone: host.groupGone,
     spawnError: null,
   });
+  phase("done");
+  return observation;
 }
 
 /**

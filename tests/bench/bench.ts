@@ -21,6 +21,7 @@ import { permissionFlags } from "../../src/permissions.ts";
 import { isRealCli, mockModelTier } from "../../suite/cli/mock_model.ts";
 import { sampleStatusPeak, sampleVmHwm } from "../robustness/_harness.ts";
 import { cliTierRows } from "./cli_tiers.ts";
+import { executorCostRows } from "./executor_cost.ts";
 import { benchFakeTier } from "./fake_tier.ts";
 import { benchNormalizer } from "./mock_model.ts";
 import { benchReference } from "./reference.ts";
@@ -469,6 +470,7 @@ export const GROUPS: Readonly<Record<string, () => Promise<BenchRow[]>>> = {
   "fake-tier": fakeTierRows,
   normalizer: normalizerRows,
   "executor-stream": executorStreamRows,
+  "executor-cost": executorCostRows,
   reference: referenceRows,
   "reference-agent": agentTableRows,
   "mock-model": mockModelRows,

@@ -56,6 +56,27 @@ Deno.test("a fake host run is observed event by event, in its own process group,
   assert.equal(await groupAlive(observation.pgid), false);
 });
 
+Deno.test("a run reports its phases in order, with rising times, and a failed spawn reports none", async () => {
+  const phases: [string, number][] = [];
+  const onPhase = (phase: string, at: number) => phases.push([phase, at]);
+  const before = performance.now();
+  await execute(invocation("sh", ["-c", "echo one"]), { ...eof(), onPhase });
+  assert.deepEqual(phases.map(([phase]) => phase), [
+    "spawned",
+    "ended",
+    "exited",
+    "drained",
+    "proven-gone",
+    "escapes-swept",
+    "done",
+  ]);
+  const times = [before, ...phases.map(([, at]) => at), performance.now()];
+  assert.ok(times.every((at, i) => i === 0 || at >= times[i - 1]!), `times not in order: ${times}`);
+  phases.length = 0;
+  await execute(invocation("/nonexistent/conformance-host", []), { ...eof(), onPhase });
+  assert.deepEqual(phases, []);
+});
+
 Deno.test("a spawn failure is an observation, not an exception, and cleanup paths still go", async () => {
   const dir = await Deno.makeTempDir();
   const observation = await execute(
