@@ -53,11 +53,25 @@ const listing = (() => {
 })();
 
 /**
+ * A listing of every process as `PID PGID STAT ARGS ENV…` lines, begun after this call (shared with concurrent
+ * callers), or `null` where `ps` cannot show environments. One listing taken after the host's exit answers both
+ * whether its group is gone (src/exec/process_group.ts `groupAlive`) and which processes escaped it
+ * ({@linkcode EscapeHunt.sweep}): the executor's success path pays one `ps`, not two.
+ */
+export function processListing(): Promise<string | null> {
+  return listing();
+}
+
+/**
  * The live processes outside group `pgid` whose environment carries `SPAWN_TAG_ENV=tag`, as `pid → pgid`;
  * zombies are gone. `null` when `ps` cannot be run or cannot show environments on this system.
  */
-export async function taggedOutside(tag: string, pgid: number): Promise<Map<number, number> | null> {
-  const text = await listing();
+export async function taggedOutside(
+  tag: string,
+  pgid: number,
+  taken?: Promise<string | null>,
+): Promise<Map<number, number> | null> {
+  const text = await (taken ?? listing());
   if (text === null) return null;
   const marker = `${SPAWN_TAG_ENV}=${tag}`;
   const found = new Map<number, number>();
@@ -122,14 +136,19 @@ export class EscapeHunt {
     return [...this.#found.values()];
   }
 
-  /** Finds the escaped processes alive now and ends them; sweeps run one after another. */
-  sweep(): Promise<void> {
-    this.#running = this.#running.then(() => this.#sweep());
+  /**
+   * Finds the escaped processes alive now and ends them; sweeps run one after another. `taken`, a
+   * {@linkcode processListing} begun when the host's group was already gone, serves as the first scan: no
+   * process can join the escaped ones after it but by a process it shows (which is then hunted, and the hunt
+   * rescans until none is left).
+   */
+  sweep(taken?: Promise<string | null>): Promise<void> {
+    this.#running = this.#running.then(() => this.#sweep(taken));
     return this.#running;
   }
 
-  async #scan(): Promise<Map<number, number>> {
-    const alive = await taggedOutside(this.#tag, this.#pgid);
+  async #scan(taken?: Promise<string | null>): Promise<Map<number, number>> {
+    const alive = await taggedOutside(this.#tag, this.#pgid, taken);
     if (alive === null) {
       this.blind = true;
       return new Map();
@@ -144,8 +163,8 @@ export class EscapeHunt {
     return alive;
   }
 
-  async #sweep(): Promise<void> {
-    const alive = await this.#scan();
+  async #sweep(taken?: Promise<string | null>): Promise<void> {
+    const alive = await this.#scan(taken);
     if (alive.size === 0) return;
     try {
       await this.#end(alive);

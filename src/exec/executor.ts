@@ -22,7 +22,7 @@ import type { DraftEvent, NormalizedEvent, Normalizer } from "../normalize/event
 import type { HostInvocation, StreamShape } from "./host_runner.ts";
 import { DEFAULT_MAX_LINE_BYTES, forEachLine, type Line } from "./line_reader.ts";
 import type { Observation, Violation } from "./observation.ts";
-import { describeEscapes, EscapeHunt, SPAWN_TAG_ENV } from "./escapes.ts";
+import { describeEscapes, EscapeHunt, processListing, SPAWN_TAG_ENV } from "./escapes.ts";
 import { HostProcess } from "./host_process.ts";
 import { StopClock } from "./stop_clock.ts";
 import { StreamCollector } from "./stream_collector.ts";
@@ -290,7 +290,12 @@ async function watch(
   await output.closed;
   phase("drained");
 
-  if (!host.killed && !(await host.checkGone())) {
+  // Where the group cannot be probed by a signal (the harness's permission set), the listing that shows it
+  // gone also serves the escape hunt below: one `ps` on the success path, not two.
+  let listed: Promise<string | null> | undefined;
+  const listing = () => listed ??= processListing();
+  if (!host.killed && !(await host.checkGone(listing))) {
+    listed = undefined; // taken while the group lived: the hunt needs one taken after the kill
     collector.violations.push({
       kind: "group_survived",
       stream: "process",
@@ -300,7 +305,7 @@ async function watch(
   }
   phase("proven-gone");
   if (status !== "late") await exitHunt; // else the host never exited, and that hunt never starts
-  await hunt.sweep();
+  await hunt.sweep(listed);
   phase("escapes-swept");
   const escape = escapeViolation(hunt, { drainCut: drained === "late", groupHeldOutput, ...output.times });
   if (escape) collector.violations.push(escape);

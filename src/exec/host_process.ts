@@ -73,9 +73,12 @@ export class HostProcess implements Disposable {
     });
   }
 
-  /** Whether no live member of the group remains, noted in {@linkcode groupGone}. */
-  async checkGone(): Promise<boolean> {
-    this.groupGone = !(await groupAlive(this.pgid));
+  /**
+   * Whether no live member of the group remains, noted in {@linkcode groupGone}. Where the group cannot be
+   * probed by a signal, `listing` (lines starting `PID PGID STAT`, taken after this call) tells, if given.
+   */
+  async checkGone(listing?: () => Promise<string | null>): Promise<boolean> {
+    this.groupGone = !(await groupAlive(this.pgid, listing));
     return this.groupGone;
   }
 

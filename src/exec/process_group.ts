@@ -210,16 +210,26 @@ const groupStates = freshListing(["-A", "-o", "pgid=,stat="]);
  * listing shared by every caller polling at the time (orphans whose reaper never waits for them linger as
  * zombies; Deno forbids reading `/proc` without --allow-all). Never blocks the event loop.
  */
-export async function groupAlive(pgid: number): Promise<boolean> {
+export async function groupAlive(pgid: number, listing?: () => Promise<string | null>): Promise<boolean> {
   if (!Number.isSafeInteger(pgid) || pgid <= 1) return false;
   try {
     process.kill(-pgid, 0);
   } catch (error) {
     if (!(error instanceof Deno.errors.NotCapable)) return false;
   }
-  const states = await memberStates(pgid);
+  const states = listing ? statesIn(await listing(), pgid) : await memberStates(pgid);
   if (states === null) return await killLater(`-${pgid}`, 0);
   return states.some((state) => !state.startsWith("Z") && !state.startsWith("X"));
+}
+
+/**
+ * The states of the group's members in `text`, a listing whose lines start `PID PGID STAT` (the escape hunt's,
+ * src/exec/escapes.ts), or `null` when there is no listing.
+ */
+function statesIn(text: string | null, pgid: number): string[] | null {
+  if (text === null) return null;
+  return text.split("\n").map((line) => line.trim().split(/\s+/, 3))
+    .filter(([, group]) => Number(group) === pgid).map(([, , state]) => state ?? "");
 }
 
 /** The `ps` states of the group's members, or `null` when `ps` cannot be run. */

@@ -60,3 +60,51 @@ Deno.test({
     assert.ok(tookMs < 30_000, `the run took ${Math.round(tookMs)} ms`);
   },
 });
+
+Deno.test({
+  name: "a daemon that lets go of the output is still found: the listing that proves the group gone finds it",
+  ignore: Deno.build.os !== "linux",
+  fn: async () => {
+    // Nothing holds the output after the host's exit, so only the hunt at the end can find the daemon; under
+    // the harness's permission set that hunt reads the same listing that showed the group gone.
+    await using host = await plantCliHost({
+      id: "quiet-escaper",
+      prefix: "conformance-escape-",
+      script: () => [
+        'if [ "$1" = "--version" ]; then echo 1.0.0; exit 0; fi',
+        "setsid sleep 302 >/dev/null 2>&1 </dev/null &",
+        ...OK_STREAM.map((line) => `echo '${line}'`),
+      ],
+    });
+    const out = join(host.dir, "out");
+    await using harness = spawnHarness(
+      [
+        "run",
+        "--config",
+        host.config,
+        "--host",
+        "quiet-escaper",
+        "--live",
+        "--grep",
+        "^cli/behavior/streaming$",
+        "--reporter",
+        "json",
+        "--out",
+        out,
+      ],
+      { alsoRun: [join(host.dir, "quiet-escaper")] },
+    );
+    const exit = await harness.done;
+    const survivors = (await processesTagged(harness.runId)).filter((p) => /sleep 302/.test(p.command));
+    assert.deepEqual(survivors, [], `the escaped daemon outlived the run:\n${describeSurvivors(survivors)}`);
+    assert.equal(exit.code, 1, `the escaping host must fail its test; stderr: ${exit.stderr.slice(0, 2000)}`);
+    const report = JSON.parse(await Deno.readTextFile(join(out, "report.json")));
+    const result = report.results.find((r: { test: string }) => r.test === "cli/behavior/streaming");
+    assert.equal(result?.status, "FAIL");
+    assert.deepEqual(result.details.violations.map((v: { kind: string }) => v.kind), ["group_escaped"]);
+    assert.match(
+      JSON.stringify(result),
+      /1 process\(es\) the host started left its process group.*sleep 302/,
+    );
+  },
+});
