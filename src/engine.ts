@@ -86,7 +86,8 @@ export interface ExecuteOptions {
   readonly redact?: (text: string) => string;
   /**
    * `--retries N`: an unexpected result is run again, up to N more times, in a pass of its own that asks the
-   * driver for just those tests (for MCP Apps, a fresh render of them). One that then matches is marked flaky.
+   * driver for just those tests (for MCP Apps, a fresh render of them; for a CLI, fresh host runs: the pass
+   * has settings of its own, `attempt`). One that then matches is marked flaky.
    */
   readonly retries?: number;
 }
@@ -157,13 +158,17 @@ export async function executePlan(options: ExecuteOptions): Promise<PlanRun> {
     settle(index, result);
   };
 
-  const runPass = async (index: number, tests: readonly TestCase[], first: boolean) => {
+  const runPass = async (index: number, tests: readonly TestCase[], attempt: number) => {
     const item = plan[index]!;
+    const first = attempt === 1;
     const started = performance.now();
     reported[index] = new Set();
+    // A retry pass's own settings: nothing a driver keeps per settings object (a shared host run) carries over
+    // from an earlier attempt, so a retry starts the host again rather than re-judging what it did.
+    const passSettings: RunSettings = first ? settings : { ...settings, attempt };
     let failure: unknown;
     try {
-      await item.suite.run(item.entry, tests, settings, {
+      await item.suite.run(item.entry, tests, passSettings, {
         started: (_host, test) => {
           if (begun[index]!.has(test) || settings.signal.aborted) return;
           begun[index]!.add(test);
@@ -186,9 +191,9 @@ export async function executePlan(options: ExecuteOptions): Promise<PlanRun> {
 
   const runItem = async (index: number) => {
     const item = plan[index]!;
-    await runPass(index, item.tests, true);
+    await runPass(index, item.tests, 1);
     for (let pass = 1; pass <= retries && held[index]!.size > 0 && !settings.signal.aborted; pass++) {
-      await runPass(index, item.tests.filter((test) => held[index]!.has(test.id)), false);
+      await runPass(index, item.tests.filter((test) => held[index]!.has(test.id)), pass + 1);
     }
     // Still waiting (the run was interrupted, or a retry pass did not report it): the last attempt stands.
     for (const attempts of [...held[index]!.values()]) {

@@ -65,6 +65,13 @@ export interface RunSettings {
   readonly signal: AbortSignal;
   /** The browser profile folder of a real web product (`--profile-dir`); each host's default when absent. */
   readonly profileDir?: string;
+  /**
+   * Which run of its tests a driver is asked for: absent (or 1) for the first, 2 for the first retry pass of
+   * `--retries`, and so on. Each retry pass gets settings of its own, so what a driver shares per settings
+   * object (the behaviour tier's shared host runs, `sharedRun` in suite/cli/capability_run.ts) is shared
+   * within one attempt only: a retried test starts its host runs again.
+   */
+  readonly attempt?: number;
 }
 
 /** Where a driver sends each outcome, and what it is working on (for the progress line). */

@@ -115,3 +115,34 @@ Deno.test("without retries nothing is rerun; a listed failure is not retried; a 
   assert.equal(skipped.results[0]?.flaky, undefined);
   assert.equal(skipped.results[0]?.attempts, 3);
 });
+
+Deno.test("each retry pass gets settings of its own, numbered by attempt, with the run's signal", async () => {
+  const seen: RunSettings[] = [];
+  const base = scripted({ once: ["FAIL", "FAIL", "PASS"] }, []);
+  const driver: SuiteDriver = {
+    ...base,
+    run: (
+      host,
+      tests,
+      passSettings,
+      sink,
+    ) => (seen.push(passSettings), base.run(host, tests, passSettings, sink)),
+  };
+  const runSettings = settings();
+  const { results } = await executePlan({
+    plan: catalogue([entry], [driver], runSettings),
+    settings: runSettings,
+    expectations: new Map(),
+    retries: 2,
+    observer: { testStarted: () => {}, result: () => {} },
+  });
+  assert.deepEqual(seen.map((passSettings) => passSettings.attempt), [undefined, 2, 3]);
+  assert.equal(seen[0], runSettings, "the first pass runs with the run's settings");
+  assert.equal(
+    new Set(seen).size,
+    3,
+    "what a driver keeps per settings object does not carry over to a retry",
+  );
+  assert.ok(seen.every((passSettings) => passSettings.signal === runSettings.signal));
+  assert.deepEqual([results[0]?.status, results[0]?.flaky, results[0]?.attempts], ["PASS", true, 3]);
+});

@@ -123,9 +123,11 @@ interface SharedJob {
 const sharedRuns = new WeakMap<object, Map<string, SharedJob>>();
 
 /**
- * The result of `job`, run once per `scope` (a run's settings) and `key`: two tests that need the very same
- * host run (the same argv, script and sandbox contents) judge one run instead of starting the host twice.
- * Every test that judges it gets its host runs among its own recordings, so each keeps them when it fails.
+ * The result of `job`, run once per `scope` (the settings a driver was given for one pass of its tests) and
+ * `key`: two tests that need the very same host run (the same argv, script and sandbox contents) judge one run
+ * instead of starting the host twice. A `--retries` pass has settings of its own (`RunSettings.attempt`), so
+ * a retried test starts the host again instead of re-judging the run that failed it. Every test that judges
+ * it gets its host runs among its own recordings, so each keeps them when it fails.
  */
 export function sharedRun<T>(scope: object, key: string, job: () => Promise<T>): Promise<T> {
   let runs = sharedRuns.get(scope);
