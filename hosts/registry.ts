@@ -96,6 +96,7 @@ export const REGISTRY_PERMISSIONS: HostPermissions = Object.freeze({
   hostBinaries: unique(CLI_HOSTS.map((host) => host.runner.binary)),
   appsHostBinaries: unique(PINNED_APPS_HOSTS.map((pin) => pin.binary)),
   hostEnv: unique(CLI_HOSTS.flatMap((host) => host.envPrefixes)),
+  hostEnvNames: unique(CLI_HOSTS.flatMap((host) => host.envNames)),
 });
 
 function unique(names: readonly string[]): readonly string[] {

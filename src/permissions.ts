@@ -38,7 +38,7 @@
  *
  * @module
  */
-import { APPS_HOST_BINARIES, HOST_BINARIES, HOST_ENV } from "./host_permissions.ts";
+import { APPS_HOST_BINARIES, HOST_BINARIES, HOST_ENV, HOST_ENV_NAMES } from "./host_permissions.ts";
 
 /** Loopback, by every name the harness binds or dials. */
 export const NET_ALLOW: readonly string[] = ["127.0.0.1", "localhost", "[::1]"];
@@ -65,15 +65,22 @@ export interface HostPermissions {
   readonly appsHostBinaries: readonly string[];
   /** The agent CLIs' credential, base-URL and config variables (`PREFIX*` wildcards or exact names). */
   readonly hostEnv: readonly string[];
+  /**
+   * Every variable the agent CLIs are handed, by name (each host's `envNames`: its `envAllow`'s exact names and
+   * the names its wildcards stand for). The environment cannot be listed under the set, so these are the names
+   * `readEnv` (src/exec/env.ts) tries for a wildcard.
+   */
+  readonly hostEnvNames: readonly string[];
 }
 
-export { APPS_HOST_BINARIES, HOST_BINARIES, HOST_ENV };
+export { APPS_HOST_BINARIES, HOST_BINARIES, HOST_ENV, HOST_ENV_NAMES };
 
 /** The registry's part of the set, as generated into src/host_permissions.ts. */
 export const HOST_PERMISSIONS: HostPermissions = Object.freeze({
   hostBinaries: HOST_BINARIES,
   appsHostBinaries: APPS_HOST_BINARIES,
   hostEnv: HOST_ENV,
+  hostEnvNames: HOST_ENV_NAMES,
 });
 
 /** The programs of the engine itself: itself, the process-group tools, git, sh, the browsers. */

@@ -5,13 +5,14 @@ import {
   envNameAllowed,
   explainRefusal,
   HOST_BINARIES,
+  HOST_ENV_NAMES,
   PERMISSION_FLAGS,
   permissionFlags,
   RUN_ALLOW,
   TASK_PERMISSION_FLAGS,
 } from "../src/permissions.ts";
 import { SOURCE_PERMISSIONS } from "../src/exec/self.ts";
-import { BASELINE_ENV_ALLOW } from "../src/exec/env.ts";
+import { BASELINE_ENV_ALLOW, namesOf } from "../src/exec/env.ts";
 import { compileArgs } from "../tools/compile.ts";
 import { PINNED_APPS_HOSTS } from "../hosts/cli/_installed.ts";
 import { CLI_HOSTS, HOSTS, PINNED_HOSTS } from "../hosts/registry.ts";
@@ -61,6 +62,38 @@ Deno.test("each real host's permission prefixes, in its own file, cover every va
       );
     }
   }
+});
+
+Deno.test("each real host names the variables its envAllow wildcards stand for, under them and its prefixes", () => {
+  for (const host of CLI_HOSTS) {
+    const id = host.entry.id;
+    const allow = host.runner.build("version-check", { prompt: "" }).envAllow;
+    for (const wildcard of allow.filter((name) => name.endsWith("*"))) {
+      assert.ok(
+        host.envNames.some((name) => envNameAllowed(name, [wildcard])),
+        `host "${id}" hands on "${wildcard}" but names none of its variables in envNames: under the ` +
+          "permission set the environment cannot be listed, so that wildcard would hand on nothing",
+      );
+    }
+    for (const name of host.envNames) {
+      assert.ok(!name.endsWith("*"), `host "${id}": envNames are names, got "${name}"`);
+      assert.ok(
+        envNameAllowed(name, allow),
+        `host "${id}" names "${name}", which its envAllow does not hand on`,
+      );
+      assert.ok(
+        envNameAllowed(name, host.envPrefixes),
+        `host "${id}" names "${name}" outside its envPrefixes`,
+      );
+      assert.ok(HOST_ENV_NAMES.includes(name), `host "${id}" names "${name}": run "deno task permissions"`);
+      assert.ok(
+        namesOf(allow).includes(name),
+        `host "${id}": "${name}" is not among the names readEnv tries`,
+      );
+    }
+  }
+  const cline = CLI_HOSTS.find((host) => host.entry.id === "cline")!;
+  assert.ok(namesOf(cline.runner.build("version-check", { prompt: "" }).envAllow).includes("CLINE_API_KEY"));
 });
 
 Deno.test("no task grants everything, and the product's set names its net, run and write scopes", () => {

@@ -1,7 +1,7 @@
 /**
  * `deno task permissions`: writes the files derived from tables a run-time layer may not import. The registry's
- * part of the permission set (the agent CLIs' binaries and env prefixes, from their host files via
- * `REGISTRY_PERMISSIONS` in hosts/registry.ts) goes into src/host_permissions.ts, and the whole set into the
+ * part of the permission set (the agent CLIs' binaries, env prefixes and variable names, from their host files
+ * via `REGISTRY_PERMISSIONS` in hosts/registry.ts) goes into src/host_permissions.ts, and the whole set into the
  * `conformance` task of deno.json: the engine (src/permissions.ts) imports only the generated file, never
  * hosts/. The normalisers' dialect names (`DIALECTS` in src/normalize/mod.ts) go into
  * fake_host/dialect_names.ts: the fake host imports nothing outside fake_host/, so its startup stays cheap.
@@ -42,6 +42,11 @@ export function hostPermissionsModule(permissions: HostPermissions = REGISTRY_PE
       "The variables the registry's agent CLIs may be handed (each host's `envPrefixes`).",
       "HOST_ENV",
       [...permissions.hostEnv],
+    ),
+    list(
+      "Every variable the registry's agent CLIs are handed, by name (each host's `envAllow` names and `envNames`).",
+      "HOST_ENV_NAMES",
+      [...permissions.hostEnvNames],
     ),
   ].join("\n");
 }

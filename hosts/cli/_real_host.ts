@@ -104,8 +104,18 @@ export interface RealHostSpec
   readonly paths: Readonly<Partial<Record<string, (request: InvocationRequest) => ArgvPlan>>>;
   /** Why each unsupported standard golden path is unsupported. */
   readonly unsupportedPaths?: Readonly<Partial<Record<string, string>>>;
-  /** Credential and config variables the host may read from the parent (live tier). */
+  /**
+   * Credential and config variables the host may read from the parent (live tier): names, or `PREFIX*`
+   * wildcards, each of which needs its variables named in {@linkcode RealHostSpec.envNames}.
+   */
   readonly envAllow: readonly string[];
+  /**
+   * The variables the wildcards of `envAllow` stand for, by name. Under the harness's permission set the
+   * environment can be read by name but not listed (src/exec/env.ts), so there a wildcard hands on only these
+   * names: `deno task permissions` writes them, with the exact names of `envAllow`, into the set's known names
+   * (src/host_permissions.ts). Each falls under a wildcard of `envAllow` (a test checks).
+   */
+  readonly envNames?: readonly string[];
   /** Variables every invocation sets. */
   readonly env?: Readonly<Record<string, string>>;
 }
@@ -119,6 +129,11 @@ export interface RealHost {
   readonly entry: CliHostEntry;
   readonly pin: PinnedHost;
   readonly envPrefixes: readonly string[];
+  /**
+   * Every variable its `envAllow` hands on, by name: its exact names, and the names its wildcards stand for
+   * (`envNames`). What the harness can read of them under its permission set, and so hand on.
+   */
+  readonly envNames: readonly string[];
 }
 
 /**
@@ -144,7 +159,8 @@ export interface RealHost {
  * ```
  */
 export function defineRealHost(spec: RealHostSpec): RealHost {
-  const { id, summary, paths, unsupportedPaths, envAllow, env, install, envPrefixes, ...rest } = spec;
+  const { id, summary, paths, unsupportedPaths, envAllow, envNames, env, install, envPrefixes, ...rest } =
+    spec;
   const unsupported: Readonly<Partial<Record<string, string>>> = Object.freeze({ ...unsupportedPaths });
   const built = cliRunner({
     ...rest,
@@ -182,6 +198,9 @@ export function defineRealHost(spec: RealHostSpec): RealHost {
     entry,
     pin: pinOf(id, spec.binary, install),
     envPrefixes: Object.freeze([...envPrefixes]),
+    envNames: Object.freeze([
+      ...new Set([...envAllow.filter((name) => !name.endsWith("*")), ...(envNames ?? [])]),
+    ]),
   };
 }
 

@@ -82,6 +82,18 @@ export const claudeCode = defineRealHost({
     "AWS_*",
     "GOOGLE_APPLICATION_CREDENTIALS",
   ],
+  // Bedrock's credentials, region and profile.
+  envNames: [
+    "AWS_ACCESS_KEY_ID",
+    "AWS_SECRET_ACCESS_KEY",
+    "AWS_SESSION_TOKEN",
+    "AWS_BEARER_TOKEN_BEDROCK",
+    "AWS_REGION",
+    "AWS_DEFAULT_REGION",
+    "AWS_PROFILE",
+    "AWS_CONFIG_FILE",
+    "AWS_SHARED_CREDENTIALS_FILE",
+  ],
   paths: {
     "streaming": (request) => streaming(request, false),
     "resume": (request) => streaming(request, true),

@@ -59,6 +59,18 @@ export const cline = defineRealHost({
     /^\s+at \S+ \(\/\$bunfs\/root\/chunk-[a-z0-9]+\.js:\d+:\d+\)$/,
   ],
   envAllow: ["CLINE_*"],
+  // What cline 3.0.65 reads of the user's setup: its credential, provider and model, and its folders and
+  // settings files (its other CLINE_* variables are its hub daemon's, its tests' and its debugging's).
+  envNames: [
+    "CLINE_API_KEY",
+    "CLINE_PROVIDER",
+    "CLINE_MODEL",
+    "CLINE_DIR",
+    "CLINE_DATA_DIR",
+    "CLINE_PROVIDER_SETTINGS_PATH",
+    "CLINE_GLOBAL_SETTINGS_PATH",
+    "CLINE_MCP_SETTINGS_PATH",
+  ],
   paths: {
     "streaming": (request) => ({ args: run(request, true) }),
     "detached": (request) => ({ args: run(request, false) }),

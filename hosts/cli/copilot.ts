@@ -52,6 +52,23 @@ export const copilot = defineRealHost({
   },
   stderrNoise: [/^Package extraction took \d+ms$/],
   envAllow: ["COPILOT_*"],
+  // What copilot 1.0.102 reads of the user's setup: its sign-in token, home, model and service, and the BYOK
+  // provider's settings (its other COPILOT_* variables are its tests', telemetry's and debugging's).
+  envNames: [
+    "COPILOT_GITHUB_TOKEN",
+    "COPILOT_HOME",
+    "COPILOT_MODEL",
+    "COPILOT_API_URL",
+    "COPILOT_OFFLINE",
+    "COPILOT_PROVIDER_TYPE",
+    "COPILOT_PROVIDER_BASE_URL",
+    "COPILOT_PROVIDER_API_KEY",
+    "COPILOT_PROVIDER_BEARER_TOKEN",
+    "COPILOT_PROVIDER_MODEL_ID",
+    "COPILOT_PROVIDER_WIRE_API",
+    "COPILOT_PROVIDER_HEADERS",
+    "COPILOT_PROVIDER_AZURE_API_VERSION",
+  ],
   paths: {
     "streaming": (request) => ({ args: prompt(request, true) }),
     "resume": (request) => ({ args: prompt(request, true, ["--continue"]) }),

@@ -36,6 +36,7 @@ export const kimiCode = defineRealHost({
   streamShape: { init: "required", terminal: "eof" },
   env: { KIMI_CODE_NO_AUTO_UPDATE: "1" },
   envAllow: ["KIMI_API_KEY", "KIMI_BASE_URL", "KIMI_CODE_HOME", "KIMI_MODEL_*"],
+  envNames: ["KIMI_MODEL_NAME", "KIMI_MODEL_API_KEY", "KIMI_MODEL_BASE_URL", "KIMI_MODEL_PROVIDER_TYPE"],
   paths: {
     "streaming": (request) => ({ args: stream(request, false) }),
     "resume": (request) => ({ args: stream(request, true) }),

@@ -47,6 +47,7 @@ export const qwen = defineRealHost({
   env: { QWEN_CODE_SUPPRESS_YOLO_WARNING: "1" },
   stderrNoise: [/^Ripgrep not available: .*Falling back to built-in grep\.$/],
   envAllow: ["OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL", "DASHSCOPE_API_KEY", "QWEN_*"],
+  envNames: ["QWEN_HOME", "QWEN_MODEL"],
   paths: {
     "streaming": (request) => ({
       args: [...base(request, "stream-json"), ...schema(request), request.prompt],

@@ -6,7 +6,7 @@
  */
 import process from "node:process";
 import type { HostInvocation } from "./host_runner.ts";
-import { ENV_ALLOW, envNameAllowed } from "../permissions.ts";
+import { ENV_ALLOW, envNameAllowed, HOST_ENV_NAMES } from "../permissions.ts";
 
 /**
  * Tags every process a run starts: when the harness has it, every child inherits it (Chromium too, through
@@ -59,43 +59,10 @@ export function projectEnv(
 }
 
 /**
- * Concrete names tried for the wildcard entries of an allow-list (`AWS_*`, `KIMI_*`, …) when the harness may
- * not list its environment: under the permission set (src/permissions.ts) a variable can be read by name but
- * the environment cannot be enumerated, so a wildcard hands on only the names known here.
+ * The harness's own variables under its wildcards (`LC_*`, `XDG_*` of src/permissions.ts), by name: what a
+ * wildcard of theirs stands for when the environment cannot be listed.
  */
-export const ENV_KNOWN_NAMES: readonly string[] = [
-  "ANTHROPIC_API_KEY",
-  "ANTHROPIC_AUTH_TOKEN",
-  "ANTHROPIC_BASE_URL",
-  "ANTHROPIC_MODEL",
-  "CLAUDE_CODE_OAUTH_TOKEN",
-  "CLAUDE_CONFIG_DIR",
-  "OPENAI_API_KEY",
-  "OPENAI_BASE_URL",
-  "OPENAI_MODEL",
-  "CODEX_API_KEY",
-  "GEMINI_API_KEY",
-  "GOOGLE_API_KEY",
-  "GOOGLE_APPLICATION_CREDENTIALS",
-  "AWS_ACCESS_KEY_ID",
-  "AWS_SECRET_ACCESS_KEY",
-  "AWS_SESSION_TOKEN",
-  "AWS_BEARER_TOKEN_BEDROCK",
-  "AWS_REGION",
-  "AWS_DEFAULT_REGION",
-  "AWS_PROFILE",
-  "AWS_CONFIG_FILE",
-  "AWS_SHARED_CREDENTIALS_FILE",
-  "KIMI_API_KEY",
-  "KIMI_MODEL_NAME",
-  "KIMI_MODEL_API_KEY",
-  "KIMI_MODEL_BASE_URL",
-  "KIMI_MODEL_PROVIDER_TYPE",
-  "MOONSHOT_API_KEY",
-  "QWEN_HOME",
-  "QWEN_MODEL",
-  "DASHSCOPE_API_KEY",
-  "OPENROUTER_API_KEY",
+const HARNESS_ENV_NAMES: readonly string[] = [
   "LC_ALL",
   "LC_CTYPE",
   "LC_MESSAGES",
@@ -104,6 +71,15 @@ export const ENV_KNOWN_NAMES: readonly string[] = [
   "XDG_CACHE_HOME",
   "XDG_RUNTIME_DIR",
 ];
+
+/**
+ * Concrete names tried for the wildcard entries of an allow-list (`AWS_*`, `CLINE_*`, …) when the harness may
+ * not list its environment: under the permission set (src/permissions.ts) a variable can be read by name but
+ * the environment cannot be enumerated, so a wildcard hands on only the names known here. The agent CLIs' names
+ * come from their host files (each host's `envAllow` names and `envNames`, generated into
+ * src/host_permissions.ts by `deno task permissions`), the harness's own from {@linkcode HARNESS_ENV_NAMES}.
+ */
+export const ENV_KNOWN_NAMES: readonly string[] = [...new Set([...HARNESS_ENV_NAMES, ...HOST_ENV_NAMES])];
 
 /**
  * Every variable the program may read: the whole environment when it may list it (dev tasks, tests), else
