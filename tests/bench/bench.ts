@@ -20,6 +20,7 @@ import type { CliHostEntry } from "../../src/host.ts";
 import { permissionFlags } from "../../src/permissions.ts";
 import { isRealCli, mockModelTier } from "../../suite/cli/mock_model.ts";
 import { sampleStatusPeak, sampleVmHwm } from "../robustness/_harness.ts";
+import type { BenchRow } from "./_row.ts";
 import { cliTierRows } from "./cli_tiers.ts";
 import { executorCostRows } from "./executor_cost.ts";
 import { benchFakeTier } from "./fake_tier.ts";
@@ -31,16 +32,7 @@ import { headlessSettings } from "../_settings.ts";
 import { checkArtifact } from "../../tools/compile.ts";
 import { percentiles, soak } from "../robustness/_soak.ts";
 
-/** One line of the table. */
-export interface BenchRow {
-  readonly figure: string;
-  /** The measured value with its unit, or `not measured`. */
-  readonly value: string;
-  readonly target: string;
-  /** Whether the target is met; `null` when there is no target or no figure. */
-  readonly met: boolean | null;
-  readonly note: string;
-}
+export type { BenchRow } from "./_row.ts";
 
 const ROOT = new URL("../../", import.meta.url);
 const path = (relative: string) => decodeURIComponent(new URL(relative, ROOT).pathname);

@@ -9,7 +9,7 @@
  * @module
  */
 import { permissionFlags } from "../../src/permissions.ts";
-import type { BenchRow } from "./bench.ts";
+import type { BenchRow } from "./_row.ts";
 
 const ROOT = new URL("../../", import.meta.url);
 const path = (relative: string) => decodeURIComponent(new URL(relative, ROOT).pathname);
