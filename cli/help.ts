@@ -3,6 +3,12 @@
  *
  * @module
  */
+import { REPORTERS } from "../src/report/reporters.ts";
+
+/** `--reporter`'s choices, one line each, from the list of reporters; the first is the default. */
+const REPORTER_LINES = REPORTERS.map((row, index) =>
+  `                              ${row.name.padEnd(10)}${row.about}${index === 0 ? " (default)" : ""}`
+).join("\n");
 
 const RUN = `Usage: conformance [run] [options]
 
@@ -40,9 +46,11 @@ Expectations
                             host's
 
 Reports
-  --reporter NAME           pretty (default), json, junit, markdown, html, github; repeatable
+  --reporter NAME           how to report (repeatable):
+${REPORTER_LINES}
+                            Without --out, one of them may print to stdout (pretty then goes to stderr).
                             Without pretty, the terminal still gets the summary line and one "wrote PATH"
-                            line per file (on stderr). html needs --out
+                            line per file (on stderr)
   --out DIR                 where report files go (json goes to stdout without --out), with each failure's
                             artifacts: screenshots, traces, a failing CLI test's streams in streams/<host>/.
                             Always holds report.json; an earlier run's evidence there is removed first (and

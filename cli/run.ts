@@ -30,12 +30,8 @@ import { mayPermit, notPermittedError, NotPermittedRun, runPermitted } from "./p
 import type { CliIo } from "./io.ts";
 import { prepareExpectationUpdate, writeExpectationUpdate } from "./update_expectations.ts";
 import { loadRunExpectations } from "./run_expectations.ts";
-import { createReporters, ReporterGroup } from "../src/report/create.ts";
-import { REPORTER_NAMES, type ReporterName } from "../src/report/reporter.ts";
-import { JSON_REPORT_FILE } from "../src/report/json.ts";
-import { JUNIT_FILE } from "../src/report/junit.ts";
-import { MARKDOWN_BOARD_FILE } from "../src/report/markdown.ts";
-import { HTML_REPORT_FILE } from "../src/report/html.ts";
+import { createReporters, needsOutMessage, ReporterGroup, reporterModule } from "../src/report/create.ts";
+import { REPORTER_NAMES, type ReporterName } from "../src/report/reporters.ts";
 import { PrettyReporter } from "../src/report/pretty.ts";
 import { join } from "node:path";
 import { redact, secretsFromEnv } from "../src/report/redact.ts";
@@ -137,10 +133,9 @@ export function parseRunOptions(args: readonly string[], env = Deno.env): RunOpt
       options[key] = value;
     }
   }
-  if (options.reporters.includes("html") && options.out === undefined) {
-    throw new UsageError(
-      'Reporter "html" writes report.html into a folder: add --out DIR (e.g. --out reports)',
-    );
+  for (const name of options.out === undefined ? options.reporters : []) {
+    const refused = needsOutMessage(name);
+    if (refused !== null) throw new UsageError(refused);
   }
   if (options.rerunFailed !== undefined && options.hosts.length > 0) {
     throw new UsageError(
@@ -351,14 +346,6 @@ export function withReportFlags(
   return merged === "help" ? options : merged;
 }
 
-/** The file each reporter writes under `--out` (the others write no file of their own there). */
-const REPORT_FILES: Readonly<Partial<Record<ReporterName, string>>> = {
-  json: JSON_REPORT_FILE,
-  junit: JUNIT_FILE,
-  markdown: MARKDOWN_BOARD_FILE,
-  html: HTML_REPORT_FILE,
-};
-
 /**
  * The reporters a run writes: those asked for, and with `--out` always `json`, so that `report.json` is there
  * for `--rerun-failed`, `board` and the next run's clearing of its evidence.
@@ -380,7 +367,7 @@ function closeTerminal(options: RunOptions, report: RunReport, io: CliIo): void 
   }
   if (options.out === undefined) return;
   for (const name of writtenReporters(options)) {
-    const file = REPORT_FILES[name];
+    const file = reporterModule(name).file;
     if (file !== undefined) io.err(`conformance: wrote ${join(options.out, file)}\n`);
   }
 }

@@ -4,42 +4,46 @@
  * @module
  */
 import type { TestResult } from "../outcome.ts";
-import { GithubReporter } from "./github.ts";
-import { HtmlReporter } from "./html.ts";
-import { JsonReporter } from "./json.ts";
-import { JunitReporter } from "./junit.ts";
-import { MarkdownReporter } from "./markdown.ts";
-import { PrettyReporter } from "./pretty.ts";
 import { ReportError } from "./report_error.ts";
-import {
-  type Reporter,
-  REPORTER_NAMES,
-  type ReporterName,
-  type ReportPlan,
-  type TextSink,
-} from "./reporter.ts";
+import type { Reporter, ReporterContext, ReporterModule, ReportPlan } from "./reporter.ts";
+import { REPORTER_NAMES, type ReporterName, REPORTERS } from "./reporters.ts";
 import type { RunReport } from "./schema.ts";
 
-/** Options of {@linkcode createReporters}. */
-export interface CreateReportersOptions {
-  /** `--out DIR`; `null` when not given. */
-  outDir: string | null;
-  /** Standard output. */
-  stdout: TextSink;
-  /** Where `pretty` goes when another reporter prints its file to standard output. */
-  stderr: TextSink;
-  /** Whether standard output is a terminal (live progress line). */
-  isTTY: boolean;
-  /** ANSI colour; pass `isTTY && !NO_COLOR` (see {@linkcode wantsColor}). */
-  color: boolean;
-  /** Terminal width. */
-  columns?: number;
-  /** Exact secret values to redact, e.g. `secretsFromEnv(readableEnv())`. */
-  secrets: readonly string[];
-  /** The command that reruns one result: `pretty` prints it under each result that needs attention, `html` in its row. */
-  rerun?: (result: TestResult) => string | null;
-  /** The value of `GITHUB_STEP_SUMMARY`, where `github` appends the board; unset, it appends nothing. */
-  stepSummary?: string | undefined;
+/** Options of {@linkcode createReporters}: what every reporter of the run is made with. */
+export type CreateReportersOptions = ReporterContext;
+
+/** Every reporter's module, by name, loaded once: whoever makes reporters has them all at hand. */
+const MODULES: ReadonlyMap<string, ReporterModule> = new Map(
+  await Promise.all(REPORTERS.map(async (row) => [row.name, (await row.load()).default] as const)),
+);
+
+/**
+ * The module of the reporter `name`, from the list in `REPORTERS`.
+ *
+ * @example
+ * ```ts
+ * import { reporterModule } from "./create.ts";
+ * reporterModule("junit").file; // "junit.xml"
+ * ```
+ */
+export function reporterModule(name: ReporterName): ReporterModule {
+  return MODULES.get(name)!;
+}
+
+/**
+ * Why `name` cannot run without `--out`, as a usage message, or `null` when it can.
+ *
+ * @example
+ * ```ts
+ * import { needsOutMessage } from "./create.ts";
+ * needsOutMessage("html"); // 'Reporter "html" writes report.html into a folder: add --out DIR (e.g. --out reports)'
+ * ```
+ */
+export function needsOutMessage(name: ReporterName): string | null {
+  const module = reporterModule(name);
+  return module.needsOut
+    ? `Reporter "${name}" writes ${module.file ?? "files"} into a folder: add --out DIR (e.g. --out reports)`
+    : null;
 }
 
 /**
@@ -58,11 +62,11 @@ export function wantsColor(isTTY: boolean, noColor: string | undefined): boolean
 /**
  * Makes the reporters named on the command line (duplicates count once), combined into one.
  *
- * Without `outDir`, file formats print to standard output; only one may, and `pretty` then moves to
- * standard error so the two do not mix. `github` always prints its workflow commands to standard output, so
- * without `outDir` it counts as one that prints.
+ * Without `outDir`, the reporters whose module {@linkcode ReporterModule.printsToStdout} print to standard
+ * output; only one may, and `pretty` then moves to standard error so the two do not mix.
  *
- * @throws {ReportError} An unknown name, or two formats that would both print to standard output.
+ * @throws {ReportError} An unknown name, two reporters that would both print to standard output, or one that
+ *   needs an output folder without one.
  * @example
  * ```ts
  * import { createReporters } from "./create.ts";
@@ -84,7 +88,9 @@ export function createReporters(names: readonly string[], options: CreateReporte
     }
   }
   const chosen = unique as ReporterName[];
-  const printing = options.outDir === null ? chosen.filter((name) => name !== "pretty") : [];
+  const printing = options.outDir === null
+    ? chosen.filter((name) => reporterModule(name).printsToStdout)
+    : [];
   if (printing.length > 1) {
     throw new ReportError(
       `Reporters "${printing[0]}" and "${printing[1]}" would both print to standard output: ` +
@@ -92,35 +98,11 @@ export function createReporters(names: readonly string[], options: CreateReporte
       printing[1],
     );
   }
-  const secrets = options.secrets;
-  const file = { outDir: options.outDir, out: options.stdout, secrets };
-  return chosen.map((name): Reporter => {
-    switch (name) {
-      case "pretty": {
-        const toStderr = printing.length > 0;
-        const prettyOptions = {
-          out: toStderr ? options.stderr : options.stdout,
-          isTTY: options.isTTY,
-          color: options.color,
-          secrets,
-          outDir: options.outDir,
-          ...(options.rerun ? { rerun: options.rerun } : {}),
-        };
-        return new PrettyReporter(
-          options.columns === undefined ? prettyOptions : { ...prettyOptions, columns: options.columns },
-        );
-      }
-      case "json":
-        return new JsonReporter(file);
-      case "junit":
-        return new JunitReporter(file);
-      case "markdown":
-        return new MarkdownReporter(file);
-      case "html":
-        return new HtmlReporter({ ...file, ...(options.rerun ? { rerun: options.rerun } : {}) });
-      case "github":
-        return new GithubReporter({ out: options.stdout, stepSummary: options.stepSummary, secrets });
-    }
+  const context = { ...options, stdoutTaken: printing.length > 0 };
+  return chosen.map((name) => {
+    const refused = options.outDir === null ? needsOutMessage(name) : null;
+    if (refused !== null) throw new ReportError(refused, name);
+    return reporterModule(name).create(context);
   });
 }
 
@@ -141,17 +123,17 @@ export class ReporterGroup {
 
   /** Forwards to every reporter. */
   start(plan: ReportPlan): void {
-    for (const reporter of this.#reporters) reporter.start(plan);
+    for (const reporter of this.#reporters) reporter.start?.(plan);
   }
 
   /** Forwards to every reporter. */
   testStarted(host: string, test: string): void {
-    for (const reporter of this.#reporters) reporter.testStarted(host, test);
+    for (const reporter of this.#reporters) reporter.testStarted?.(host, test);
   }
 
   /** Forwards to every reporter. */
   result(result: TestResult): void {
-    for (const reporter of this.#reporters) reporter.result(result);
+    for (const reporter of this.#reporters) reporter.result?.(result);
   }
 
   /** Finishes every reporter; throws the first failure after all are done. */

@@ -17,7 +17,7 @@ import { compare, expectedLabel, type TestResult } from "../outcome.ts";
 import { renderBoardMarkdown } from "./markdown.ts";
 import { redactResult } from "./redact.ts";
 import { ReportError } from "./report_error.ts";
-import type { Reporter, TextSink } from "./reporter.ts";
+import type { Reporter, ReporterModule, TextSink } from "./reporter.ts";
 import { stripControls } from "./sanitize.ts";
 import type { RunReport } from "./schema.ts";
 
@@ -129,13 +129,6 @@ export class GithubReporter implements Reporter {
     this.#options = options;
   }
 
-  /** Nothing to do: annotations are printed at the end. */
-  start(): void {}
-  /** Nothing to do. */
-  testStarted(): void {}
-  /** Nothing to do: the final report has every result. */
-  result(): void {}
-
   /**
    * Prints the annotations, then appends the board to the step summary.
    *
@@ -166,3 +159,10 @@ function summaryError(path: string, error: unknown): ReportError {
   const reason = error instanceof Error ? error.message : String(error);
   return new ReportError(`Cannot append the board to GITHUB_STEP_SUMMARY "${path}" (${reason})`, path);
 }
+
+/** `--reporter github`: annotations on standard output, `--out` or not; the board to the step summary. */
+export default {
+  printsToStdout: true,
+  create: (context) =>
+    new GithubReporter({ out: context.stdout, stepSummary: context.stepSummary, secrets: context.secrets }),
+} satisfies ReporterModule;

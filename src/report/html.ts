@@ -30,7 +30,7 @@ import {
   triageItem,
 } from "./html_result.ts";
 import { redact, redactResult } from "./redact.ts";
-import type { Reporter, TextSink } from "./reporter.ts";
+import type { Reporter, ReporterModule, TextSink } from "./reporter.ts";
 import { ReportError } from "./report_error.ts";
 import type { RunReport } from "./schema.ts";
 import { judge, verdictCounts } from "./verdict.ts";
@@ -366,13 +366,6 @@ export class HtmlReporter implements Reporter {
     this.#options = options;
   }
 
-  /** Nothing to do: the file is written at the end. */
-  start(): void {}
-  /** Nothing to do. */
-  testStarted(): void {}
-  /** Nothing to do: the final report has every result. */
-  result(): void {}
-
   /** Writes the file atomically. */
   async finish(report: RunReport): Promise<void> {
     const outDir = this.#options.outDir!;
@@ -386,3 +379,17 @@ export class HtmlReporter implements Reporter {
     );
   }
 }
+
+/** `--reporter html`: `report.html` under `--out`; a page printed into a terminal helps no one. */
+export default {
+  file: HTML_REPORT_FILE,
+  printsToStdout: false,
+  needsOut: true,
+  create: (context) =>
+    new HtmlReporter({
+      outDir: context.outDir,
+      out: context.stdout,
+      secrets: context.secrets,
+      ...(context.rerun ? { rerun: context.rerun } : {}),
+    }),
+} satisfies ReporterModule;

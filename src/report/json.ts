@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { summarize, type TestResult } from "../outcome.ts";
 import { writeFileAtomic } from "./atomic_write.ts";
 import { redact, redactResult } from "./redact.ts";
-import type { Reporter, ReportPlan, TextSink } from "./reporter.ts";
+import type { Reporter, ReporterModule, ReportPlan, TextSink } from "./reporter.ts";
 import { REPORT_SCHEMA, type RunReport } from "./schema.ts";
 import { expectationReason, judge, type Judgement, verdictCounts } from "./verdict.ts";
 
@@ -180,3 +180,11 @@ export class JsonReporter implements Reporter {
     return this.#writeError;
   }
 }
+
+/** `--reporter json`: `report.json` under `--out`, else the report on standard output. */
+export default {
+  file: JSON_REPORT_FILE,
+  printsToStdout: true,
+  create: (context) =>
+    new JsonReporter({ outDir: context.outDir, out: context.stdout, secrets: context.secrets }),
+} satisfies ReporterModule;

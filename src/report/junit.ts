@@ -17,12 +17,10 @@
  *
  * @module
  */
-import { join } from "node:path";
 import { compare, expectedLabel, type InterruptedTest, type TestResult } from "../outcome.ts";
 import { artifactsOf } from "./artifacts.ts";
-import { writeFileAtomic } from "./atomic_write.ts";
 import { redact, redactResult } from "./redact.ts";
-import type { Reporter, TextSink } from "./reporter.ts";
+import { type Reporter, type ReporterModule, type TextSink, writeOrPrint } from "./reporter.ts";
 import type { RunReport } from "./schema.ts";
 import { escapeXmlText, openTag } from "./xml.ts";
 import { shownDetails } from "./details.ts";
@@ -272,8 +270,6 @@ export class JunitReporter implements Reporter {
   /** When each host's first test started and its last result came, for the suites' wall time. */
   readonly #spans = new Map<string, { start: number; end: number }>();
 
-  /** Nothing to do: the file is written at the end. */
-  start(): void {}
   /** Notes when the host's first test started. */
   testStarted(host: string): void {
     const now = performance.now();
@@ -291,7 +287,14 @@ export class JunitReporter implements Reporter {
   async finish(report: RunReport): Promise<void> {
     const wall = new Map([...this.#spans].map(([host, span]) => [host, span.end - span.start]));
     const text = renderJunit(report, this.#options.secrets, wall);
-    if (this.#options.outDir === null) this.#options.out.write(text);
-    else await writeFileAtomic(join(this.#options.outDir, JUNIT_FILE), text);
+    await writeOrPrint({ ...this.#options, file: JUNIT_FILE }, text);
   }
 }
+
+/** `--reporter junit`: `junit.xml` under `--out`, else the XML on standard output. */
+export default {
+  file: JUNIT_FILE,
+  printsToStdout: true,
+  create: (context) =>
+    new JunitReporter({ outDir: context.outDir, out: context.stdout, secrets: context.secrets }),
+} satisfies ReporterModule;

@@ -8,13 +8,11 @@
  *
  * @module
  */
-import { join } from "node:path";
-import { writeFileAtomic } from "./atomic_write.ts";
 import { boardGrid, type BoardRow, shortVersion } from "./board_grid.ts";
 import { capabilityBoard, type CapabilityHalf } from "./capability_board.ts";
 import { redact } from "./redact.ts";
 import { stripControls } from "./sanitize.ts";
-import type { Reporter, TextSink } from "./reporter.ts";
+import { type Reporter, type ReporterModule, type TextSink, writeOrPrint } from "./reporter.ts";
 import type { ReportHost, RunReport } from "./schema.ts";
 
 /** The file name the markdown reporter writes in the output folder. */
@@ -237,17 +235,17 @@ export class MarkdownReporter implements Reporter {
     this.#options = options;
   }
 
-  /** Nothing to do: the file is written at the end. */
-  start(): void {}
-  /** Nothing to do. */
-  testStarted(): void {}
-  /** Nothing to do: the final report has every result. */
-  result(): void {}
-
   /** Writes the file atomically, or prints it without an output folder. */
   async finish(report: RunReport): Promise<void> {
     const text = renderBoardMarkdown(report, this.#options.secrets ? { secrets: this.#options.secrets } : {});
-    if (this.#options.outDir === null) this.#options.out.write(text);
-    else await writeFileAtomic(join(this.#options.outDir, MARKDOWN_BOARD_FILE), text);
+    await writeOrPrint({ ...this.#options, file: MARKDOWN_BOARD_FILE }, text);
   }
 }
+
+/** `--reporter markdown`: `board.md` under `--out`, else the board on standard output. */
+export default {
+  file: MARKDOWN_BOARD_FILE,
+  printsToStdout: true,
+  create: (context) =>
+    new MarkdownReporter({ outDir: context.outDir, out: context.stdout, secrets: context.secrets }),
+} satisfies ReporterModule;

@@ -1,6 +1,6 @@
 /**
- * Reports: the `conformance-report/1` JSON document and the formats built from it (pretty progress, JUnit,
- * the markdown board, HTML, GitHub Actions annotations), merging shard and host reports, diffing two reports, secret redaction and control-character marking.
+ * Reports: the `conformance-report/1` JSON document and the formats built from it, each listed in
+ * {@linkcode REPORTERS} (pretty progress, JUnit, the markdown board, HTML, GitHub Actions annotations, …), merging shard and host reports, diffing two reports, secret redaction and control-character marking.
  * Imports only the outcome model.
  *
  * @module
@@ -8,6 +8,7 @@
 export * from "./schema.ts";
 export * from "./report_error.ts";
 export * from "./reporter.ts";
+export * from "./reporters.ts";
 export * from "./redact.ts";
 export * from "./sanitize.ts";
 export * from "./atomic_write.ts";

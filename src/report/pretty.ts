@@ -15,7 +15,7 @@ import { redact } from "./redact.ts";
 import { stripControls } from "./sanitize.ts";
 import { cutAtWord } from "../quote.ts";
 import { formatDuration } from "./duration.ts";
-import type { Reporter, ReportPlan, TextSink } from "./reporter.ts";
+import type { Reporter, ReporterModule, ReportPlan, TextSink } from "./reporter.ts";
 import type { RunReport } from "./schema.ts";
 import { formatSkipGroups, groupSkips } from "./skip_reasons.ts";
 
@@ -293,3 +293,18 @@ function consoleColumns(): number {
 function firstLine(text: string): string {
   return cutAtWord(stripControls(text.split(/\r?\n/, 1)[0] ?? "", { singleLine: true }), 200);
 }
+
+/** `--reporter pretty`: on standard output, unless another reporter prints there; then on standard error. */
+export default {
+  printsToStdout: false,
+  create: (context) =>
+    new PrettyReporter({
+      out: context.stdoutTaken ? context.stderr : context.stdout,
+      isTTY: context.isTTY,
+      color: context.color,
+      secrets: context.secrets,
+      outDir: context.outDir,
+      ...(context.rerun ? { rerun: context.rerun } : {}),
+      ...(context.columns === undefined ? {} : { columns: context.columns }),
+    }),
+} satisfies ReporterModule;

@@ -6,8 +6,8 @@
 import assert from "node:assert/strict";
 import { colorAllowed } from "../../cli/io.ts";
 import { shellQuote } from "../../cli/rerun.ts";
+import { ReporterGroup } from "../../src/report/create.ts";
 import { JunitReporter } from "../../src/report/junit.ts";
-import type { Reporter } from "../../src/report/reporter.ts";
 import type { RunReport } from "../../src/report/schema.ts";
 import type { TestResult } from "../../src/outcome.ts";
 import { conformanceArgv, runDetached, runHarness } from "../robustness/_harness.ts";
@@ -124,10 +124,10 @@ Deno.test("JUnit: the testsuites time is the run's wall time, as report.json say
 
 Deno.test("JUnit: a testsuite's time is its host's wall time, not the sum of tests that ran side by side", async () => {
   const written: string[] = [];
-  const reporter: Reporter = new JunitReporter({
-    outDir: null,
-    out: { write: (text) => void written.push(text) },
-  });
+  // Driven as a run drives its reporters.
+  const reporter = new ReporterGroup([
+    new JunitReporter({ outDir: null, out: { write: (text) => void written.push(text) } }),
+  ]);
   const result = (host: string, test: string): TestResult => ({
     host,
     test,
