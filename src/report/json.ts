@@ -55,9 +55,23 @@ export function serializeReport(report: RunReport, secrets: readonly string[] = 
       ...verdictCounts(report.results, report.run.incomplete === true),
     },
   };
+  return jsonText(clean);
+}
+
+/**
+ * A value as a JSON file's text: two-space indentation, final newline, and no raw control character, so that
+ * `cat` on a terminal shows the file as it is.
+ *
+ * @example
+ * ```ts
+ * import { jsonText } from "./json.ts";
+ * jsonText({ message: "\u009b31m" }); // '{\n  "message": "\\u009b31m"\n}\n'
+ * ```
+ */
+export function jsonText(value: unknown): string {
   // JSON.stringify escapes C0 controls but writes C1 (U+0080–U+009F) raw, which a terminal `cat` obeys.
   return `${
-    JSON.stringify(clean, null, 2).replace(C1, (char) =>
+    JSON.stringify(value, null, 2).replace(C1, (char) =>
       `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`)
   }\n`;
 }
