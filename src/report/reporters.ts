@@ -31,6 +31,7 @@ export const REPORTERS = [
   { name: "markdown", about: "board.md, the tests × hosts board", load: () => import("./markdown.ts") },
   { name: "html", about: "report.html, one page; needs --out", load: () => import("./html.ts") },
   { name: "github", about: "::error annotations, board to step summary", load: () => import("./github.ts") },
+  { name: "ctrf", about: "ctrf-report.json, Common Test Report Format", load: () => import("./ctrf.ts") },
 ] as const satisfies readonly ReporterRow[];
 
 /** One of the names in {@linkcode REPORTERS}. */
