@@ -14,7 +14,8 @@ import { secretsFromEnv } from "../src/report/redact.ts";
 import { readableEnv } from "../src/exec/env.ts";
 import { stripControls } from "../src/report/sanitize.ts";
 
-const SPEC: CommandSpec = {
+/** The grammar of `conformance board`. */
+export const BOARD_SPEC: CommandSpec = {
   name: "board",
   flags: { diff: { type: "string" }, out: { type: "string" }, "fail-on-regression": { type: "boolean" } },
   positionals: { min: 1, max: Infinity, what: "one or more REPORT.json files" },
@@ -22,7 +23,7 @@ const SPEC: CommandSpec = {
 
 /** The `board` subcommand. */
 export async function boardCommand(args: string[], io: CliIo): Promise<number> {
-  const parsed = parseCommandLine(SPEC, args);
+  const parsed = parseCommandLine(BOARD_SPEC, args);
   if (parsed.help) {
     io.out(`${HELP.board}\n`);
     return EXIT.ok;

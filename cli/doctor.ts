@@ -32,7 +32,8 @@ import { HOSTS, PINNED_HOSTS } from "../hosts/registry.ts";
 import { HARNESS_VERSION, SUITE_REVISION } from "../src/version.ts";
 import { packagePrefix, PINNED_APPS_HOSTS, type PinnedHost, shimPath } from "../hosts/cli/_installed.ts";
 
-const SPEC: CommandSpec = {
+/** The grammar of `conformance doctor`. */
+export const DOCTOR_SPEC: CommandSpec = {
   name: "doctor",
   flags: { json: { type: "boolean" } },
   positionals: { min: 0, max: 0, what: "no arguments" },
@@ -237,7 +238,7 @@ function hostText(text: string): string {
 
 /** The `doctor` subcommand. */
 export async function doctorCommand(args: string[], io: CliIo): Promise<number> {
-  const parsed = parseCommandLine(SPEC, args);
+  const parsed = parseCommandLine(DOCTOR_SPEC, args);
   if (parsed.help) {
     io.out(`${HELP.doctor}\n`);
     return EXIT.ok;

@@ -115,7 +115,7 @@ Examples
   conformance board today.json --diff yesterday.json
   conformance board shard-*/report.json --diff main/report.json --fail-on-regression --out board.md`;
 
-const PARSE = `Usage: conformance parse --host H [--exit-code N] [--judge] [FILE|DIR|-]
+const PARSE = `Usage: conformance parse --host H [--config FILE] [--exit-code N] [--judge] [FILE|DIR|-]
 
 Normalises a recorded agent-CLI stream (JSON lines, as the host printed them) into the shared event set and
 prints one JSON event per line. Reads standard input when FILE is "-" or absent. --exit-code gives the recorded

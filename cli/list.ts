@@ -22,7 +22,8 @@ import type { CliIo } from "./io.ts";
 import { parseSelection, SELECTION_FLAGS, selectTests } from "./plan.ts";
 import { DEFAULT_HOSTS } from "../hosts/registry.ts";
 
-const SPEC: CommandSpec = {
+/** The grammar of `conformance list`. */
+export const LIST_SPEC: CommandSpec = {
   name: "list",
   flags: {
     ...SELECTION_FLAGS,
@@ -40,7 +41,7 @@ export function count(n: number, noun: string): string {
 
 /** The `list` subcommand. */
 export async function listCommand(args: string[], io: CliIo): Promise<number> {
-  const parsed = parseCommandLine(SPEC, args);
+  const parsed = parseCommandLine(LIST_SPEC, args);
   if (parsed.help) {
     io.out(`${HELP.list}\n`);
     return EXIT.ok;
@@ -115,7 +116,10 @@ function printTests(items: readonly PlanItem[], io: CliIo, json: boolean, note =
  */
 async function listRerun(path: string, args: readonly string[], io: CliIo, json: boolean): Promise<number> {
   const targets = await readRerunTargets(path);
-  const parsed = parseCommandLine(SPEC, [...reportFlagsNotGiven(SPEC, targets.flags ?? [], args), ...args]);
+  const parsed = parseCommandLine(LIST_SPEC, [
+    ...reportFlagsNotGiven(LIST_SPEC, targets.flags ?? [], args),
+    ...args,
+  ]);
   if (listFlag(parsed, "host").length > 0) {
     throw new UsageError(
       "--rerun-failed takes its hosts from the report: drop --host (narrow with --grep, --tier or --suite)",

@@ -18,7 +18,8 @@ import { ChatHost } from "../hosts/web/chat_host.ts";
 import { quietBrowserArgs } from "../hosts/desktop/cdp_process.ts";
 import { profileDirFor, writeLoginMarker } from "../hosts/web/profile.ts";
 
-const SPEC: CommandSpec = {
+/** The grammar of `conformance login`. */
+export const LOGIN_SPEC: CommandSpec = {
   name: "login",
   flags: { host: { type: "string" }, "profile-dir": { type: "string" }, config: { type: "string" } },
   positionals: { min: 0, max: 0, what: "no arguments" },
@@ -26,7 +27,7 @@ const SPEC: CommandSpec = {
 
 /** The `login` subcommand. */
 export async function loginCommand(args: string[], io: CliIo): Promise<number> {
-  const parsed = parseCommandLine(SPEC, args);
+  const parsed = parseCommandLine(LOGIN_SPEC, args);
   if (parsed.help) {
     io.out(`${HELP.login}\n`);
     return EXIT.ok;

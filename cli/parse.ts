@@ -26,7 +26,8 @@ import { HELP } from "./help.ts";
 import { knownHosts, resolveHosts } from "./hosts.ts";
 import type { CliIo } from "./io.ts";
 
-const SPEC: CommandSpec = {
+/** The grammar of `conformance parse`. */
+export const PARSE_SPEC: CommandSpec = {
   name: "parse",
   flags: {
     host: { type: "string" },
@@ -43,7 +44,7 @@ export async function parseCommand(
   io: CliIo,
   stdin: ReadableStream<Uint8Array> = Deno.stdin.readable,
 ): Promise<number> {
-  const parsed = parseCommandLine(SPEC, args);
+  const parsed = parseCommandLine(PARSE_SPEC, args);
   if (parsed.help) {
     io.out(`${HELP.parse}\n`);
     return EXIT.ok;

@@ -13,7 +13,8 @@ import { HELP } from "./help.ts";
 import type { CliIo } from "./io.ts";
 import { loadSuiteHtml } from "../suite/apps/build.ts";
 
-const SPEC: CommandSpec = {
+/** The grammar of `conformance serve`. */
+export const SERVE_SPEC: CommandSpec = {
   name: "serve",
   flags: {
     listen: { type: "string" },
@@ -28,7 +29,7 @@ const SPEC: CommandSpec = {
 
 /** The `serve` subcommand. */
 export async function serveCommand(args: string[], io: CliIo, signal?: AbortSignal): Promise<number> {
-  const parsed = parseCommandLine(SPEC, args);
+  const parsed = parseCommandLine(SERVE_SPEC, args);
   if (parsed.help) {
     io.out(`${HELP.serve}\n`);
     return EXIT.ok;
