@@ -21,7 +21,7 @@
  * A file's output is printed when it ends: one line when it passed, all of it when it failed. With one file
  * the output is live. `dist/test-times.json` keeps each file's wall time and the machine's load.
  *
- * Usage: `deno task test [--jobs=N] [--browsers=N] [FILE…] [DENO TEST FLAG…]` (flags such as `--filter=NAME`
+ * Usage: `deno task test [--] [--jobs=N] [--browsers=N] [FILE…] [DENO TEST FLAG…]` (flags such as `--filter=NAME`
  * go to every `deno test`). Without files, every test file of the repository.
  *
  * @module
@@ -251,14 +251,16 @@ function loadAverage(): number[] {
   }
 }
 
-interface Options {
+/** What the command line asks for. */
+export interface Options {
   readonly jobs: number;
   readonly browsers: number;
   readonly files: string[];
   readonly testFlags: string[];
 }
 
-function parseArgs(args: readonly string[]): Options | string {
+/** The options of `args`, or the one-line message for a bad one. */
+export function parseArgs(args: readonly string[]): Options | string {
   let jobs = defaultJobs(), browsers = 1;
   const files: string[] = [], testFlags: string[] = [];
   for (const arg of args) {
@@ -270,7 +272,8 @@ function parseArgs(args: readonly string[]): Options | string {
       }
       if (limit[1] === "jobs") jobs = value;
       else browsers = value;
-    } else if (arg.startsWith("-")) testFlags.push(arg);
+    } else if (arg === "--") continue; // `deno task test -- FILE` passes the `--` on
+    else if (arg.startsWith("-")) testFlags.push(arg);
     else files.push(arg.replace(/^\.\//, ""));
   }
   return { jobs, browsers, files, testFlags };

@@ -13,6 +13,7 @@ import {
   type Job,
   mergeSuites,
   nextJob,
+  parseArgs,
   planJobs,
   WEIGHTS,
 } from "../../tools/run_tests.ts";
@@ -89,6 +90,16 @@ Deno.test("the plan: every file once, longest first, the type check included", (
   assert.ok(jobs.find((job) => job.name === "tests/robustness/interrupt_soak_test.ts")!.last);
   const weights = jobs.map((job) => job.weight);
   assert.deepEqual(weights, [...weights].sort((x, y) => y - x));
+});
+
+Deno.test("the command line: files, limits, deno test flags, and the `--` deno task passes on", () => {
+  assert.deepEqual(parseArgs(["--", "--jobs=4", "./tests/a_test.ts", "--filter=x", "--browsers=2"]), {
+    jobs: 4,
+    browsers: 2,
+    files: ["tests/a_test.ts"],
+    testFlags: ["--filter=x"],
+  });
+  assert.match(parseArgs(["--jobs=0"]) as string, /^--jobs wants a whole number ≥ 1, got "0"$/);
 });
 
 Deno.test("scheduling: the job limit, the browser limit, and the soak only when nothing else is left", () => {
