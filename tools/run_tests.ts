@@ -5,8 +5,10 @@
  * - The suite mostly waits (on hosts, browsers and timers), so more files run at once than there are cores
  *   (`--jobs`, default {@linkcode defaultJobs}); the longest files start first (measured seconds in
  *   {@linkcode WEIGHTS}), so the run does not end on one long file alone.
- * - Files that drive Chromium ({@linkcode BROWSER}) run at most `--browsers` at a time (default 1): each is
- *   CPU-bound on its own, and they time pages.
+ * - Files that drive Chromium ({@linkcode BROWSER}) run at most `--browsers` at a time (default 2): the
+ *   variant table (three browsers of its own for five minutes or more, 0.8 of a core on a quiet machine)
+ *   beside one other browser file at a time, so the other browser files do not all wait for it and then run
+ *   in a row.
  * - The files in {@linkcode ALONE_LAST} (the interrupt soak) run after all others, alone on the machine.
  * - The test files are type-checked once (`deno check`, one job like the others); each file then runs with
  *   `--no-check`, so no module is checked twice.
@@ -64,7 +66,17 @@ export const BROWSER: readonly string[] = [
  * counts {@linkcode DEFAULT_WEIGHT}. Only the order depends on them: a wrong figure makes the run longer,
  * never wrong.
  */
-export const WEIGHTS: Readonly<Record<string, number>> = {};
+export const WEIGHTS: Readonly<Record<string, number>> = {
+  // Alone, 2026-12-05, load 5-35 (docs/performance.md): wall seconds.
+  "tests/hosts/web/reference_variants_test.ts": 900,
+  "tests/hosts/cli/capability_behavior_e2e_test.ts": 328,
+  "tests/hosts/cli/reference_agent_variants_test.ts": 157,
+  "tests/hosts/cli/mock_model_e2e_test.ts": 128,
+  "tests/binary/compile_test.ts": 121,
+  "tests/readme_walkthrough_test.ts": 66,
+  "tests/binary/bundle_test.ts": 41,
+  "tests/tools/ci_workflow_test.ts": 26,
+};
 
 /** The weight of a file not in {@linkcode WEIGHTS}. */
 export const DEFAULT_WEIGHT = 5;
@@ -261,7 +273,7 @@ export interface Options {
 
 /** The options of `args`, or the one-line message for a bad one. */
 export function parseArgs(args: readonly string[]): Options | string {
-  let jobs = defaultJobs(), browsers = 1;
+  let jobs = defaultJobs(), browsers = 2;
   const files: string[] = [], testFlags: string[] = [];
   for (const arg of args) {
     const limit = arg.match(/^--(jobs|browsers)=(.*)$/);
