@@ -48,17 +48,23 @@ export const BROWSER: readonly string[] = [
   "tests/hosts/web/mcp_inspector_test.ts",
   "tests/hosts/web/mcp_ui_test.ts",
   "tests/hosts/web/mistral_test.ts",
+  "tests/hosts/web/reference_unreachable_control_test.ts",
   "tests/hosts/web/reference_variants_test.ts",
   "tests/hosts/web/yaml_host_test.ts",
   "tests/hosts/web/yaml_launch_test.ts",
+  "tests/report/capability_board_test.ts",
   "tests/report/html_browser_test.ts",
   "tests/report/html_first_screen_test.ts",
+  "tests/report/html_run_test.ts",
+  "tests/report/html_test.ts",
+  "tests/report/junit_test.ts",
   "tests/robustness/reaper_test.ts",
   "tests/runner/browser_survivors_test.ts",
   "tests/runner/chromium_launch_test.ts",
   "tests/runner/launch_steps_test.ts",
   "tests/runner/suite_bridge_test.ts",
   "tests/suite/apps/driver_test.ts",
+  "tests/suite/apps/reference_smoke_test.ts",
 ];
 
 /**
