@@ -30,7 +30,13 @@ import { stripControls } from "../src/report/sanitize.ts";
 import { chromiumPath } from "../src/runner/chromium.ts";
 import { HOSTS, PINNED_HOSTS } from "../hosts/registry.ts";
 import { HARNESS_VERSION, SUITE_REVISION } from "../src/version.ts";
-import { packagePrefix, PINNED_APPS_HOSTS, type PinnedHost, shimPath } from "../hosts/cli/_installed.ts";
+import {
+  packagePrefix,
+  PINNED_APPS_HOSTS,
+  type PinnedHost,
+  printedVersion,
+  shimPath,
+} from "../hosts/cli/_installed.ts";
 
 /** The grammar of `conformance doctor`. */
 export const DOCTOR_SPEC: CommandSpec = {
@@ -121,7 +127,7 @@ export async function pinnedStatus(pin: PinnedHost, cacheDir?: string): Promise<
     };
   }
   const installed = proofText.slice(shimText.length + 5).trim().split("\n")[0] ?? "";
-  return installed.includes(pin.pkg.version)
+  return installed.includes(printedVersion(pin))
     ? { ...base, installed, state: "ok" }
     : { ...base, installed, state: "mismatch", note: 'reinstall with "deno task hosts:install --force"' };
 }
@@ -197,7 +203,7 @@ export async function diagnose(): Promise<DoctorReport> {
     const installed = binary === null ? null : await probeVersion(binary, pin.versionArgs);
     if (installed === null) return status;
     const { note: _, ...rest } = status;
-    return installed.includes(pin.pkg.version) ? { ...rest, installed, state: "ok" as const } : {
+    return installed.includes(printedVersion(pin)) ? { ...rest, installed, state: "ok" as const } : {
       ...rest,
       installed,
       state: "mismatch" as const,

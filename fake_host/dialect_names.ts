@@ -19,4 +19,5 @@ export const DIALECT_NAMES = [
   "cline",
   "droid",
   "continue",
+  "grok",
 ] as const;

@@ -401,6 +401,32 @@ const continueWriter: DialectWriter = {
     JSON.stringify({ response: held.join("\n"), status: "success", note: "Response was not valid JSON" }),
 };
 
+// grok -p prints the conversation as OpenAI messages (the prompt echoed first); a thrown error is one last
+// assistant line "Error: …" (the exit code is the script's).
+const grokWriter: DialectWriter = {
+  init: () => out({ role: "user", content: "fake prompt" }),
+  text: (content) => out({ role: "assistant", content }),
+  tool: (name, input, n) =>
+    out(
+      {
+        role: "assistant",
+        content: "Using tools to help you...",
+        tool_calls: [{
+          id: `call_${n}`,
+          type: "function",
+          function: { name, arguments: JSON.stringify(input) },
+        }],
+      },
+      { role: "tool", tool_call_id: `call_${n}`, content: "Success" },
+    ),
+  retry: () => ({ stdout: [], stderr: [] }),
+  result: (d) =>
+    d.error === undefined
+      ? { stdout: [], stderr: [] }
+      : out({ role: "assistant", content: `Error: ${d.error}` }),
+  padding: (bytes) => pad('{"role":"user","content":"', bytes, '"}'),
+};
+
 /**
  * The writer of every dialect the fake host speaks: one per dialect of the normalisers (src/normalize/mod.ts,
  * generated into fake_host/dialect_names.ts); this file does not type-check while one of them has no writer.
@@ -417,6 +443,7 @@ export const DIALECT_WRITERS: Readonly<Record<FakeDialect, DialectWriter>> = {
   cline,
   droid,
   continue: continueWriter,
+  grok: grokWriter,
 };
 
 /** The `turn_completed` directive's line: the codex-style usage terminal, the same in every dialect. */

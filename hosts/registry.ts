@@ -30,6 +30,7 @@ import { kilo } from "./cli/kilo.ts";
 import { droid } from "./cli/droid.ts";
 import { continueCli } from "./cli/continue.ts";
 import { crush } from "./cli/crush.ts";
+import { grok } from "./cli/grok.ts";
 import { REFERENCE_HOST, REFERENCE_VARIANT_HOSTS } from "./web/reference.ts";
 import { MCP_UI_HOST } from "./web/mcp_ui.ts";
 import { MCP_INSPECTOR_HOST } from "./web/mcp_inspector.ts";
@@ -58,6 +59,7 @@ export const CLI_HOSTS: readonly RealHost[] = [
   continueCli,
   droid,
   crush,
+  grok,
 ];
 
 /** Every built-in host, in listing order. */

@@ -23,6 +23,7 @@ export const HOST_BINARIES: readonly string[] = [
   "cn",
   "droid",
   "crush",
+  "grok",
 ];
 
 /** The MCP Apps hosts of the registry that run as a local program, by the shim name `hosts:install` writes. */
@@ -54,6 +55,7 @@ export const HOST_ENV: readonly string[] = [
   "CONTINUE_*",
   "FACTORY_*",
   "CRUSH_*",
+  "GROK_*",
 ];
 
 /** Every variable the registry's agent CLIs are handed, by name (each host's `envAllow` names and `envNames`). */
@@ -137,4 +139,8 @@ export const HOST_ENV_NAMES: readonly string[] = [
   "FACTORY_API_KEY",
   "CRUSH_GLOBAL_CONFIG",
   "CRUSH_GLOBAL_DATA",
+  "GROK_API_KEY",
+  "GROK_BASE_URL",
+  "GROK_MODEL",
+  "GROK_MAX_TOKENS",
 ];

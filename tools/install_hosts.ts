@@ -22,6 +22,7 @@ import {
   type PinnedHost,
   type PinnedPackage,
   type PinnedRuntime,
+  printedVersion,
   RUNTIMES,
   shimPath,
 } from "../hosts/cli/_installed.ts";
@@ -165,12 +166,12 @@ async function assertVersion(pin: PinnedHost, shim: string): Promise<string> {
       env: { HOME: home, TERM: "dumb", NO_COLOR: "1", CI: "1", XDG_CONFIG_HOME: join(home, ".config") },
     });
     const text = `${result.stdout}\n${result.stderr}`;
-    if (!text.includes(pin.pkg.version)) {
+    if (!text.includes(printedVersion(pin))) {
       throw new Error(
         `"${pin.binary} ${pin.versionArgs.join(" ")}" printed ${
           JSON.stringify(text.trim().slice(0, 300))
         }, ` +
-          `not version "${pin.pkg.version}" (exit ${result.code}): reinstall with --force`,
+          `not version "${printedVersion(pin)}" (exit ${result.code}): reinstall with --force`,
       );
     }
     return text.trim().split("\n")[0] ?? "";

@@ -32,6 +32,8 @@ export interface PinnedHost {
   readonly runtimes: readonly PinnedRuntimeName[];
   /** Arguments that print the version. */
   readonly versionArgs: readonly string[];
+  /** What `versionArgs` print, when it is not the package version (see `InstallSpec.printedVersion`). */
+  readonly printedVersion?: string;
   /**
    * Files inside the install prefix that must be executable. npm 11 does not run install scripts, which leaves
    * some vendored binaries without their exec bit (qwen's ripgrep).
@@ -106,4 +108,9 @@ export function packagePrefix(pkg: PinnedPackage, cacheDir: string = hostsCacheD
 /** Path of the shim `hosts:install` writes for a binary. */
 export function shimPath(binary: string, cacheDir: string = hostsCacheDir()): string {
   return join(cacheDir, "bin", binary);
+}
+
+/** The version a pinned program's `versionArgs` print: its own hard-coded number, else the package version. */
+export function printedVersion(pin: PinnedHost): string {
+  return pin.printedVersion ?? pin.pkg.version;
 }

@@ -77,6 +77,11 @@ export interface InstallSpec {
   readonly entry?: string;
   /** Arguments that print the version; default `--version`. */
   readonly versionArgs?: readonly string[];
+  /**
+   * What `versionArgs` print when the program hard-codes a number other than its package version (grok-cli
+   * 0.0.34 prints `1.0.1`); default the package version. npm's record of the installed package still proves the pin.
+   */
+  readonly printedVersion?: string;
   /** Files inside the install prefix that must be executable (npm 11 runs no install scripts). */
   readonly executables?: readonly string[];
   /**
@@ -212,6 +217,7 @@ function pinOf(host: string, binary: string, install: InstallSpec): PinnedHost {
     entry: install.entry ?? `node_modules/.bin/${binary}`,
     runtimes: Object.freeze([...(install.runtimes ?? [])]),
     versionArgs: Object.freeze([...(install.versionArgs ?? ["--version"])]),
+    ...(install.printedVersion ? { printedVersion: install.printedVersion } : {}),
     ...(install.executables ? { executables: Object.freeze([...install.executables]) } : {}),
     ...(install.binaryDownloadFrom ? { binaryDownloadFrom: install.binaryDownloadFrom } : {}),
   });

@@ -21,6 +21,7 @@ import { readGeminiBlocking } from "./gemini.ts";
 import { readQwenBlocking } from "./qwen.ts";
 import { droidNormalizer, readDroidBlocking } from "./droid.ts";
 import { continueNormalizer, readContinueBlocking } from "./continue.ts";
+import { grokNormalizer } from "./grok.ts";
 import type { NormalizerFactory } from "./events.ts";
 import {
   type BlockingReader,
@@ -47,6 +48,7 @@ const BUILT_IN = {
   cline: { normalizer: clineNormalizer, blockingJson: readResultObject },
   droid: { normalizer: droidNormalizer, blockingJson: readDroidBlocking },
   continue: { normalizer: continueNormalizer, blockingJson: readContinueBlocking },
+  grok: { normalizer: grokNormalizer, blockingJson: readResultObject },
 } as const satisfies Record<string, Dialect>;
 
 /** The name of a built-in dialect. */

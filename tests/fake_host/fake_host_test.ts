@@ -62,6 +62,8 @@ const SHAPES: Record<string, { first: Record<string, unknown>; last: Record<stri
   droid: { first: { type: "system", subtype: "init" }, last: { type: "completion" } },
   // copilot has no session-start line: its stream opens with a session.* notice (skills_loaded when recorded).
   copilot: { first: { type: "session.tools_updated" }, last: { type: "result", exitCode: 0 } },
+  // grok prints the conversation once the run is over: the prompt echoed, and here the tool's result last.
+  grok: { first: { role: "user" }, last: { role: "tool" } },
   cline: {
     first: { type: "hook_event", hookEventName: "agent_start" },
     last: { type: "run_result", finishReason: "completed" },
