@@ -24,6 +24,12 @@ export const TRUNCATION_MARKER = "…[truncated";
 const LOG_ITEMS_LIMIT = 256;
 const LOG_DEPTH_LIMIT = 16;
 
+/** The `_meta` key of a stateless request's client capabilities (MCP 2026-07-28). */
+const STATELESS_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
+
+/** The `_meta` key of a stateless request's client info (MCP 2026-07-28). */
+const STATELESS_CLIENT_INFO = "io.modelcontextprotocol/clientInfo";
+
 /** One JSON-RPC message the server received. */
 export interface ServerLogEntry {
   /** The JSON-RPC method. */
@@ -73,6 +79,8 @@ export class ServerLogRecorder {
         isRecord(params.capabilities) ? bounded(params.capabilities) : {},
       );
       this.#push(this.#data.clientInfo, isRecord(params.clientInfo) ? bounded(params.clientInfo) : {});
+    } else {
+      this.#recordStateless(method, isRecord(params._meta) ? params._meta : {});
     }
     let target: string | undefined;
     if (method === "resources/read" && typeof params.uri === "string") {
@@ -92,6 +100,24 @@ export class ServerLogRecorder {
       this.#data.methods,
       target === undefined ? { method: name, at } : { method: name, at, target },
     );
+  }
+
+  /**
+   * A client of the stateless protocol (2026-07-28: `server/discover`, no `initialize`) sends its capabilities
+   * and client info in every request's `_meta`: they are recorded as an `initialize` would be, at
+   * `server/discover` and whenever they change, not once per request.
+   */
+  #recordStateless(method: string, meta: Record<string, unknown>): void {
+    const capabilities = meta[STATELESS_CAPABILITIES];
+    if (!isRecord(capabilities)) return;
+    const kept = bounded(capabilities);
+    const info = meta[STATELESS_CLIENT_INFO];
+    const last = this.#data.clientCapabilities.at(-1);
+    if (method !== "server/discover" && last !== undefined && JSON.stringify(last) === JSON.stringify(kept)) {
+      return;
+    }
+    this.#push(this.#data.clientCapabilities, kept);
+    this.#push(this.#data.clientInfo, isRecord(info) ? bounded(info) : {});
   }
 
   /** Records a marker the View posted through the app-only log tool. */
