@@ -29,6 +29,7 @@ export const HOST_BINARIES: readonly string[] = [
 /** The MCP Apps hosts of the registry that run as a local program, by the shim name `hosts:install` writes. */
 export const APPS_HOST_BINARIES: readonly string[] = [
   "mcp-inspector",
+  "mcp-use-inspector",
 ];
 
 /** The variables the registry's agent CLIs may be handed (each host's `envPrefixes`). */

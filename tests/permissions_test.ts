@@ -167,7 +167,7 @@ Deno.test("permissionFlags adds variables to the env list and refuses a name tha
 
 Deno.test("permissionFlags adds programs to the run list and refuses a name that would widen the flag", () => {
   const run = permissionFlags(["my-agent"]).find((flag) => flag.startsWith("--allow-run="));
-  assert.ok(run?.endsWith(",mcp-inspector,my-agent"), run);
+  assert.ok(run?.endsWith(",mcp-inspector,mcp-use-inspector,my-agent"), run);
   assert.throws(() => permissionFlags(["a,b"]), /Invalid program name "a,b"/);
   assert.throws(() => permissionFlags([""]), /Invalid program name ""/);
 });

@@ -84,6 +84,15 @@ export const PINNED_APPS_HOSTS: readonly PinnedHost[] = [
     runtimes: ["node"],
     versionArgs: ["--version"],
   },
+  {
+    host: "mcp-use",
+    binary: "mcp-use-inspector",
+    pkg: { name: "@mcp-use/inspector", version: "20.3.10" },
+    // Its one-file CLI (dist/cli.js, `engines.node >=22.22.2`): the shim's PATH selects the pinned Node.
+    entry: "node_modules/.bin/mcp-inspect",
+    runtimes: ["node"],
+    versionArgs: ["--version"],
+  },
 ];
 
 /** The pin of an MCP Apps host id, or `undefined`. */
