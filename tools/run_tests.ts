@@ -47,6 +47,7 @@ export const BROWSER: readonly string[] = [
   "tests/hosts/web/claude_ai_test.ts",
   "tests/hosts/web/mcp_inspector_test.ts",
   "tests/hosts/web/mcp_ui_test.ts",
+  "tests/hosts/web/mcp_use_test.ts",
   "tests/hosts/web/mistral_test.ts",
   "tests/hosts/web/reference_unreachable_control_test.ts",
   "tests/hosts/web/reference_variants_test.ts",
