@@ -17,7 +17,7 @@ import { summarizeObservation } from "../../src/exec/observation.ts";
 import type { MockFault, MockModelRequest } from "../../src/mock_model/server.ts";
 import type { RetryEvent } from "../../src/normalize/events.ts";
 import { parseBlockingJson } from "../../src/normalize/mod.ts";
-import { fail, type Outcome, warn } from "../../src/outcome.ts";
+import { fail, type Outcome, skip, warn } from "../../src/outcome.ts";
 import { quoteHostText } from "../../src/quote.ts";
 import { passed, streamSeen } from "./evidence.ts";
 
@@ -181,6 +181,22 @@ export function judgeFault(
       : `exit ${exitOf(observation)}`;
     return fail(
       `the host never called the mock model, so no fault reached it (${ended}): ${seen}`,
+      info("other"),
+    );
+  }
+  const answered = requests.filter((request) =>
+    request.method === "POST" && request.status >= 200 &&
+    request.status < 300
+  );
+  if (served.length === 0 && answered.length > 0) {
+    // The mock answered the host's model calls in full: the fault could not be applied to the requests this
+    // host makes (a disconnect cuts only a streamed answer), which says nothing about the host.
+    return skip(
+      `the mock model could not serve the ${fault} fault to this host's model requests (${
+        [...new Set(answered.map((r) => `${r.method} ${r.path}`))].join(", ")
+      } answered in full${
+        fault === "disconnect" ? "; a disconnect cuts only a streamed answer" : ""
+      }): ${seen}`,
       info("other"),
     );
   }

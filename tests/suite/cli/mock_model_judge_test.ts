@@ -48,6 +48,19 @@ const served = (count: number): MockModelRequest[] =>
   );
 const errorEnd = [event("init"), event("terminal", { status: "error", reason: "HTTP 500" })];
 
+Deno.test("a fault the mock could not apply to the host's requests is SKIP with the reason, not the host's FAIL", () => {
+  const whole = judgeFault(
+    observation([event("init"), event("terminal", { status: "success" })], { exitCode: 0 }),
+    [{ method: "POST", path: "/v1/chat/completions", status: 200 }],
+    "disconnect",
+  );
+  assert.equal(whole.status, "SKIP");
+  assert.match(
+    whole.message ?? "",
+    /could not serve the disconnect fault .*POST \/v1\/chat\/completions answered in full; a disconnect cuts only a streamed answer/,
+  );
+});
+
 Deno.test("an error terminal and a non-zero exit pass only once the mock served the fault", () => {
   const never = judgeFault(observation(errorEnd), [], "http-500");
   assert.equal(never.status, "FAIL");
