@@ -134,6 +134,10 @@ export class ReferenceHost extends LoopbackPageHost<ReferenceListeners> {
 
   /** The tool names the model sees. */
   async readModelToolList(): Promise<CapabilityResult> {
+    if (this.#variant === "driver-throws-tool-list") {
+      // What a product driver does when the page changed under its selector: it throws, it does not answer.
+      await this.page.locator("#model-tool-list-gone").innerText({ timeout: 500 });
+    }
     const tools = await this.page.evaluate(() => globalThis.__referenceHost!.modelTools);
     return { ok: true, value: { tools } satisfies ModelToolList };
   }
@@ -233,7 +237,9 @@ export const REFERENCE_HOST: AppsHostEntry = {
 export const REFERENCE_VARIANT_HOSTS: readonly AppsHostEntry[] = VARIANTS.map((variant) => ({
   id: `reference:${variant.name}`,
   kind: "web",
-  summary: `Reference host, ${variant.fails.length === 0 ? "not broken" : "broken"}: ${variant.summary}`,
+  summary: `Reference host, ${
+    variant.harnessFault ? "its driver broken" : variant.fails.length === 0 ? "not broken" : "broken"
+  }: ${variant.summary}`,
   testOnly: true,
   capabilities: CAPABILITIES,
   create: () => new ReferenceHost(variant.name),

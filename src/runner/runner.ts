@@ -128,6 +128,9 @@ export class Runner {
     let answeredSeq: number | null = null;
     let results: SubtestResult[] = [];
     let runningId: string | null = null;
+    // The tests during which the harness itself failed to service a request (a driver threw): their verdict
+    // rests on that failure, so anything but a PASS is the harness's ERROR, not the host's FAIL or WARN.
+    const harnessFailures = new Map<string, string>();
     // Once the suite runs, a bridge that can wait for a change inside the View is asked to, instead of
     // sleeping between polls: each request and result is seen as soon as it appears.
     let mark: PollMark | null = null;
@@ -146,7 +149,7 @@ export class Runner {
         throw new SuiteRunInterrupted(`The View answered poll() with ${problem}`, results, runningId);
       }
       if (poll.state !== "idle") {
-        results = poll.results;
+        results = poll.results.map((result) => blamedOnHarness(result, harnessFailures));
         progress.results = results;
         for (; seen < results.length; seen++) await this.#onResult?.(results[seen]!);
       }
@@ -167,7 +170,10 @@ export class Runner {
         const fresh = poll.request !== null && (seq === null || seq !== answeredSeq);
         if (fresh && poll.request !== null) {
           this.#onRequest?.(poll.request, poll.runningId);
-          const answer = await this.dispatch(poll.request);
+          const { answer, harnessError } = await this.#service(poll.request);
+          if (harnessError !== undefined && !harnessFailures.has(poll.runningId)) {
+            harnessFailures.set(poll.runningId, `"${poll.request.kind}": ${harnessError}`);
+          }
           answeredSeq = seq;
           lastChange = Date.now();
           try {
@@ -191,10 +197,19 @@ export class Runner {
 
   /** Services one request against the host: absent method → unsupported; deadline → an error answer. */
   async dispatch(request: CapabilityRequest): Promise<CapabilityResult> {
+    return (await this.#service(request)).answer;
+  }
+
+  /**
+   * {@linkcode dispatch}, saying besides the answer whether the harness failed: the host's driver threw (a
+   * selector that no longer matches, a page call that failed). A deadline is not counted: the driver may be
+   * waiting on the host.
+   */
+  async #service(request: CapabilityRequest): Promise<{ answer: CapabilityResult; harnessError?: string }> {
     const method = this.#host[request.kind] as
       | ((request: CapabilityRequest, context: CapabilityContext) => Promise<CapabilityResult>)
       | undefined;
-    if (method === undefined) return { ...UNSUPPORTED };
+    if (method === undefined) return { answer: { ...UNSUPPORTED } };
     const own = "timeoutMs" in request ? scaled(request.timeoutMs, this.#multiplier) : 0;
     // A request with its own deadline gets it plus a grace period for the host's round trips.
     const timeoutMs = own > 0
@@ -210,12 +225,15 @@ export class Runner {
     signal.addEventListener("abort", () => reject(signal.reason), { once: true });
     expired.catch(() => {});
     try {
-      return await Promise.race([
-        method.call(this.#host, request, { signal, timeoutMs: own || timeoutMs }),
-        expired,
-      ]);
+      return {
+        answer: await Promise.race([
+          method.call(this.#host, request, { signal, timeoutMs: own || timeoutMs }),
+          expired,
+        ]),
+      };
     } catch (error) {
-      return { ok: false, error: `Host could not do "${request.kind}": ${messageOf(error)}` };
+      const answer = { ok: false, error: `Host could not do "${request.kind}": ${messageOf(error)}` };
+      return signal.aborted ? { answer } : { answer, harnessError: messageOf(error) };
     } finally {
       clearTimeout(timer);
     }
@@ -254,6 +272,21 @@ function keepPolling(bridge: SuiteBridge, intervalMs: number): { stop(): Promise
       stopped.abort();
       await loop;
     },
+  };
+}
+
+/**
+ * `result` as the run must report it: a test that did not PASS after the harness failed to service one of its
+ * requests is not testable (NOTRUN, the run's ERROR), naming the failure and the verdict it would have had.
+ */
+function blamedOnHarness(result: SubtestResult, failures: ReadonlyMap<string, string>): SubtestResult {
+  const failure = failures.get(result.id);
+  if (failure === undefined || result.status === "PASS" || result.status === "NOTRUN") return result;
+  return {
+    ...result,
+    status: "NOTRUN",
+    message: `Not testable: the harness failed while servicing ${failure} (the test said ${result.status}` +
+      `${result.message ? `: ${result.message}` : ""})`,
   };
 }
 

@@ -97,6 +97,7 @@ const ready = (async (): Promise<SuiteEnv> => {
         }),
       ),
     nonce: (prefix: string) => `${prefix}-${renderId}-${++nonceCount}`,
+    renderTag: `-${renderId}-`,
   };
 })();
 

@@ -65,6 +65,8 @@ let main: { client: Client; tools: Tool[] } | null = null;
 let second: { client: Client; tools: Tool[] } | null = null;
 let mounted: Mounted | null = null;
 let launches = 0;
+/** `connect-time-resource-cache`: every launcher's resource, read once when the host connected. */
+const connectTimeCache = new Map<string, Awaited<ReturnType<Client["readResource"]>>>();
 
 async function connectServer(url: string): Promise<{ client: Client; tools: Tool[] }> {
   const extensions = broken("no-ui-extension") ? {} : { [UI_EXTENSION_ID]: { mimeTypes: [APP_MIME_TYPE] } };
@@ -89,6 +91,11 @@ function modelToolList(tools: Tool[]): string[] {
 async function bootstrap(): Promise<void> {
   [main, second] = await Promise.all([connectServer(config.mcpUrl), connectServer(config.secondMcpUrl)]);
   api.modelTools = [...modelToolList(main.tools), ...modelToolList(second.tools)];
+  if (broken("connect-time-resource-cache")) {
+    for (const uri of Object.values(RESOURCE_URIS)) {
+      connectTimeCache.set(uri, await main.client.readResource({ uri }));
+    }
+  }
   api.ready = true;
 }
 
@@ -133,7 +140,9 @@ async function launch(launcher: LauncherName): Promise<void> {
   note("tools/call", { name: launcher, arguments: args });
   const call = client.callTool({ name: launcher, arguments: args });
   const [read, listing] = await Promise.all([
-    broken("stale-resource-cache") ? cachedRead(uri) : client.readResource({ uri }),
+    broken("stale-resource-cache")
+      ? cachedRead(uri)
+      : connectTimeCache.get(uri) ?? client.readResource({ uri }),
     client.listResources(),
   ]);
   const content = read.contents[0] as { mimeType?: string; text?: string; blob?: string; _meta?: unknown };
@@ -339,12 +348,13 @@ async function teardown(reason: string): Promise<{ acked: boolean }> {
   return { acked };
 }
 
-async function cancelTool(reason: string): Promise<{ sent: boolean }> {
+async function cancelTool(reason: string): Promise<{ sent: boolean; reason?: string }> {
   if (mounted === null) return { sent: false };
   note("ui/notifications/tool-cancelled", { reason });
-  if (broken("no-cancel-notify")) return { sent: true };
-  await mounted.bridge.sendToolCancelled({ reason });
-  return { sent: true };
+  // The answer names the reason the hook was given: the suite holds the notification to it.
+  if (broken("no-cancel-notify")) return { sent: true, reason };
+  await mounted.bridge.sendToolCancelled({ reason: broken("cancel-reason-replaced") ? "cancelled" : reason });
+  return { sent: true, reason };
 }
 
 async function streamPartialInput(snapshots: Record<string, unknown>[]): Promise<{ sent: number }> {

@@ -91,6 +91,9 @@ export const STYLE_VARIABLES = {
 } as Record<string, string> as McpUiHostContext["styles"] extends { variables?: infer V } ? NonNullable<V>
   : never;
 
+/** How the `model-context-shown-only` variant labels the context it shows in the thread. */
+const CONTEXT_NOTE = "Context shared by the app:";
+
 const HOST_MODES: readonly McpUiDisplayMode[] = ["inline", "fullscreen"];
 
 /** Installs every handler on a freshly connected bridge. */
@@ -119,13 +122,28 @@ export function installBridgeHandlers(current: Mounted, deps: HandlerDeps): void
     note("ui/request-display-mode", { mode });
     const grant = broken("accepts-undeclared-mode") ||
       (HOST_MODES.includes(mode) && current.appModes.includes(mode));
+    if (broken("pip-switch-error") && mode === "pip") {
+      setDisplayMode(current, mode, deps);
+      return Promise.reject(new Error("pip is not available here"));
+    }
     if (grant && mode !== current.context.displayMode) setDisplayMode(current, mode, deps);
+    if (!grant && broken("pip-answered-error")) {
+      return Promise.reject(new Error(`${mode} is not available here`));
+    }
     if (broken("display-mode-empty")) return Promise.resolve({} as { mode: McpUiDisplayMode });
     return Promise.resolve({ mode: current.context.displayMode ?? "inline" });
   };
   bridge.onupdatemodelcontext = (params) => {
     note("ui/update-model-context", params);
     if (broken("model-context-dropped")) return Promise.resolve({});
+    if (broken("model-context-shown-only")) {
+      // Shown in the thread as a note (the latest replaces the last), never given to the model.
+      const shown = params.content?.map((block) => block.type === "text" ? block.text : "").join(" ") ?? "";
+      const note = api.conversation.findIndex((turn) => turn.text.startsWith(CONTEXT_NOTE));
+      if (note >= 0) api.conversation.splice(note, 1);
+      api.conversation.push({ role: "user", text: `${CONTEXT_NOTE} ${shown}` });
+      return Promise.resolve({});
+    }
     if (!(broken("model-context-first-wins") && api.modelContext !== null)) api.modelContext = params;
     return Promise.resolve({});
   };
@@ -206,7 +224,16 @@ async function guardedCall(
   const visibility = (tool?._meta as { ui?: { visibility?: string[] } } | undefined)?.ui?.visibility ??
     (deps.broken("default-visibility-app-only") ? ["model"] : ["model", "app"]);
   if (tool === undefined || server === null) throw new Error(`Unknown tool "${params.name}" for this app`);
-  if (!visibility.includes("app")) throw new Error(`Tool "${params.name}" is not available to apps`);
+  if (!visibility.includes("app")) {
+    // Forwarded, then rejected: the View sees the refusal, the server has already run the tool.
+    if (deps.broken("guard-forward-rejected")) {
+      await server.client.callTool({
+        name: params.name,
+        ...(params.arguments ? { arguments: params.arguments } : {}),
+      });
+    }
+    throw new Error(`Tool "${params.name}" is not available to apps`);
+  }
   const signal = extra.mcpReq?.signal;
   const result = await server.client.callTool(
     { name: params.name, ...(params.arguments ? { arguments: params.arguments } : {}) },

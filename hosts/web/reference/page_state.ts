@@ -49,7 +49,7 @@ export interface ReferenceHostApi {
   /** Tears the View down through `ui/resource-teardown`; says whether the View answered. */
   teardown(reason: string): Promise<{ acked: boolean }>;
   /** Cancels the launching tool call. */
-  cancelTool(reason: string): Promise<{ sent: boolean }>;
+  cancelTool(reason: string): Promise<{ sent: boolean; reason?: string }>;
   /** Streams `tool-input-partial` snapshots; a conformant host refuses once `tool-input` is out. */
   streamPartialInput(snapshots: Record<string, unknown>[]): Promise<{ sent: number }>;
   /** Clears the transient logs between manual tests; answers the newest View's display mode. */

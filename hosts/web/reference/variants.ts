@@ -22,6 +22,11 @@ export interface Variant<Name extends string = string> {
    * the tests it exists to prove PASS. Never in `fails`.
    */
   readonly passes?: readonly string[];
+  /**
+   * Not a host flaw: the harness's own driver fails while servicing a request (it throws, as a product driver
+   * does when a selector no longer matches). Every test in `fails` must then be ERROR, never FAIL or WARN.
+   */
+  readonly harnessFault?: true;
 }
 
 /** The table as written; its names are {@linkcode VariantName}. */
@@ -60,6 +65,12 @@ const TABLE = [
     name: "no-cancel-notify",
     area: "lifecycle",
     summary: "cancels the tool call without ui/notifications/tool-cancelled",
+    fails: ["lifecycle/tool-cancelled"],
+  },
+  {
+    name: "cancel-reason-replaced",
+    area: "lifecycle",
+    summary: 'sends tool-cancelled with its own reason ("cancelled") instead of the one it was given',
     fails: ["lifecycle/tool-cancelled"],
   },
   {
@@ -158,6 +169,20 @@ const TABLE = [
     name: "accepts-undeclared-mode",
     area: "display",
     summary: "grants a display mode the app did not declare and returns it (the ChatGPT pip bug)",
+    fails: ["display/no-undeclared-mode", "display/unavailable-returns-current"],
+  },
+  {
+    name: "pip-answered-error",
+    area: "display",
+    summary: "answers a request for a mode it will not grant (pip) with a JSON-RPC error, and stays inline",
+    // The SHOULD wants the current mode back; the MUST NOT only forbids a switch, and nothing switched.
+    fails: ["display/unavailable-returns-current"],
+    passes: ["display/no-undeclared-mode"],
+  },
+  {
+    name: "pip-switch-error",
+    area: "display",
+    summary: "switches to the undeclared pip (and tells the View), yet answers the request with an error",
     fails: ["display/no-undeclared-mode", "display/unavailable-returns-current"],
   },
   {
@@ -260,7 +285,6 @@ const TABLE = [
     summary: "answers ui/request-display-mode with {} (the VS Code bug)",
     fails: [
       "display/return-resulting-mode",
-      "display/no-undeclared-mode",
       "display/unavailable-returns-current",
       "display/change-notifies-context",
     ],
@@ -269,6 +293,13 @@ const TABLE = [
     name: "model-context-dropped",
     area: "model-context",
     summary: "answers ui/update-model-context with {} but never gives it to the model",
+    fails: ["model-context/provide-future-turns", "model-context/last-wins"],
+  },
+  {
+    name: "model-context-shown-only",
+    area: "model-context",
+    summary:
+      "shows the latest ui/update-model-context as a note in the thread, but never gives it to the model",
     fails: ["model-context/provide-future-turns", "model-context/last-wins"],
   },
   {
@@ -382,10 +413,35 @@ const TABLE = [
     ],
   },
   {
+    name: "guard-forward-rejected",
+    area: "visibility",
+    summary: 'forwards the View\'s call to a ["model"] tool to the server, then shows the View a rejection',
+    fails: ["visibility/app-tool-call-guard"],
+  },
+  {
+    name: "driver-throws-tool-list",
+    area: "visibility",
+    summary: "the host is conformant, but the harness's driver throws while reading the model's tool list " +
+      "(a selector that no longer matches): the tests that need the list are ERROR",
+    fails: [
+      "visibility/app-tool-hidden",
+      "visibility/empty-array-hidden",
+      "visibility/default-both",
+    ],
+    harnessFault: true,
+  },
+  {
     name: "stale-resource-cache",
     area: "resources",
     summary:
       "renders from a copy of the ui:// resource cached from an earlier server process, never resources/read",
+    fails: ["resources/read-referenced"],
+  },
+  {
+    name: "connect-time-resource-cache",
+    area: "resources",
+    summary: "reads every ui:// resource once when it connects to the server, then renders from that copy " +
+      "without resources/read (same server process: only the time of the read gives it away)",
     fails: ["resources/read-referenced"],
   },
   {
@@ -395,6 +451,7 @@ const TABLE = [
     // The initial-context checks find nothing to judge (SKIP) or miss what they need (toolInfo, styles).
     fails: [
       "context/initialize-hostcontext",
+      "context/shape-valid",
       "context/display-mode-consistent",
       "context/toolinfo-matches",
       "context/style-variables",

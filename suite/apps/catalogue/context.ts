@@ -12,6 +12,18 @@ import { STANDARD_STYLE_KEYS, type SuiteTest } from "./_shared.ts";
 /** Keys a theme change may legitimately carry in its patch. */
 const THEME_PATCH_KEYS = new Set(["theme", "styles"]);
 
+/** The hostContext fields `context/shape-valid` checks. */
+const SHAPE_FIELDS = [
+  "theme",
+  "displayMode",
+  "availableDisplayModes",
+  "platform",
+  "containerDimensions",
+  "locale",
+  "timeZone",
+  "safeAreaInsets",
+] as const satisfies readonly (keyof McpUiHostContext)[];
+
 function initialContext(t: TestContext, env: SuiteEnv): McpUiHostContext {
   return env.initialHostContext ??
     t.skip("The host sent no hostContext (see context/initialize-hostcontext)");
@@ -96,6 +108,14 @@ export const CONTEXT: SuiteTest[] = [
         if (typeof value !== "number") problems.push(`safeAreaInsets.${key}`);
       }
       t.assert(problems.length === 0, `Invalid hostContext fields: ${problems.join(", ")}`, context);
+      // A PASS names what it checked: an empty context holds nothing invalid, and nothing valid either.
+      const checked = SHAPE_FIELDS.filter((key) => context[key] !== undefined);
+      if (checked.length === 0) {
+        t.skip(
+          `The initial hostContext has none of the fields this test checks (${SHAPE_FIELDS.join(", ")})`,
+        );
+      }
+      t.observe("checked", checked);
       return Promise.resolve();
     },
   },

@@ -7,7 +7,7 @@
 import type { McpUiDisplayMode } from "@modelcontextprotocol/ext-apps";
 import type { SuiteEnv } from "../harness/env.ts";
 import { suiteDeadline } from "../harness/timing.ts";
-import type { TestContext } from "../harness/test_api.ts";
+import { brief, Failure, type TestContext } from "../harness/test_api.ts";
 import type { SuiteTest } from "./_shared.ts";
 
 const MODES: readonly string[] = ["inline", "fullscreen", "pip"];
@@ -119,12 +119,29 @@ export const DISPLAY: SuiteTest[] = [
     vantage: "in-view",
     manual: false,
     async run(t: TestContext, env: SuiteEnv) {
+      // A MUST NOT *switch*: an error or an answer without a mode is another test's concern
+      // (return-resulting-mode, unavailable-returns-current); only a switch to pip fails this one.
+      const since = performance.now();
       try {
-        const mode = await requestMode(t, env, "pip");
-        t.assert(mode !== undefined, "The host answered without a mode, so the resulting mode is unknown");
-        t.assert(mode !== "pip", "The host granted the undeclared mode pip");
+        let answer: string;
+        try {
+          const result = await env.app.requestDisplayMode({ mode: "pip" }, { timeout: suiteDeadline(5_000) });
+          const mode = (result as { mode?: unknown }).mode;
+          t.assert(mode !== "pip", "The host granted the undeclared mode pip");
+          answer = mode === undefined ? "an answer without a mode" : `mode ${JSON.stringify(mode)}`;
+        } catch (error) {
+          if (error instanceof Failure) throw error;
+          answer = `an error (${brief(String(error))})`;
+        }
         await t.sleep(150);
-        t.assert(env.app.getHostContext()?.displayMode !== "pip", "The host context switched to pip");
+        const switched = env.recorder.events.hostcontextchanged.find((event) =>
+          event.at >= since && event.params.displayMode === "pip"
+        );
+        t.assert(switched === undefined, "The host told the View it switched to pip (host-context-changed)");
+        const now = env.app.getHostContext()?.displayMode;
+        t.assert(now !== "pip", "The host context switched to pip");
+        t.observe("answer", answer);
+        t.observe("displayModeAfter", now ?? null);
       } finally {
         await backToInline(env);
       }

@@ -266,10 +266,22 @@ export const LIFECYCLE: SuiteTest[] = [
     async run(t: TestContext, env: SuiteEnv) {
       const since = performance.now();
       const reason = env.nonce("cancel");
-      await t.host({ kind: "cancelTool", reason });
+      const answer = await t.host({ kind: "cancelTool", reason }) as { reason?: unknown } | undefined;
       const got = await env.recorder.next("toolcancelled", { since, timeoutMs: 3_000 });
       t.assert(got, "No ui/notifications/tool-cancelled after the tool was cancelled");
-      t.assert(typeof got.params.reason === "string", "tool-cancelled has no reason", got.params);
+      t.observe("reason", got.params.reason ?? null);
+      if (answer?.reason === reason) {
+        // A hook that took our reason must deliver that reason, not another one.
+        t.assertEqual(got.params.reason, reason, "The reason in tool-cancelled (the host was given it)");
+        return;
+      }
+      // The host's own cancel control: the reason is the host's to word, but it must be there.
+      t.assert(
+        typeof got.params.reason === "string" && got.params.reason.trim() !== "",
+        "tool-cancelled has no reason",
+        got.params,
+      );
+      t.note(`The host cancelled with its own control; its reason: "${got.params.reason}"`);
     },
   },
   {

@@ -11,9 +11,9 @@ import type { TestContext } from "../harness/test_api.ts";
 import { controls, controlUrl, requireCapability, type SuiteTest, textOf, tryCall } from "./_shared.ts";
 import { probeFetch, withEvidence } from "../harness/csp_probe.ts";
 
-async function serverLog(t: TestContext, env: SuiteEnv) {
+async function serverLog(t: TestContext, env: SuiteEnv, marker?: string) {
   try {
-    return await env.serverLog();
+    return await env.serverLog(marker);
   } catch (error) {
     return t.skip(
       `The server log is unreachable through the host (conformance_server_log): ${String(error)}`,
@@ -86,11 +86,31 @@ export const TOOLS: SuiteTest[] = [
     vantage: "server",
     manual: false,
     async run(t: TestContext, env: SuiteEnv) {
-      const uri = env.config().resourceUri;
-      const log = await serverLog(t, env);
-      const reads = log.resourcesRead.filter((read) => read.uri === uri).length;
-      t.observe("reads", reads);
-      t.assert(reads > env.ownResourceReads, `The server never saw the host read ${uri}`);
+      const { resourceUri: uri, launcher } = env.config();
+      // The marker puts this render in the log on the server's clock, even when nothing else of it is there.
+      const log = await serverLog(t, env, env.nonce("read-referenced"));
+      const ofThisRender = log.toolCalls.filter((call) =>
+        JSON.stringify(call.arguments).includes(env.renderTag)
+      );
+      const firstSeen = Math.min(...ofThisRender.map((call) => call.at));
+      // Only a read for this render counts: one at or after the launcher call that started it. A read from
+      // before (connector setup, an earlier run on the same server) is a cached copy rendered now.
+      const started = log.toolCalls.filter((call) => call.name === launcher && call.at <= firstSeen).at(-1);
+      if (started === undefined) {
+        t.notTestable(`The server log has no tools/call ${launcher} before this render's first call`);
+      }
+      const reads = log.resourcesRead.filter((read) => read.uri === uri);
+      const since = reads.filter((read) => read.at >= started.at).length;
+      t.observe("launcherCallAt", started.at);
+      t.observe("readsSinceLauncherCall", since);
+      t.observe("ownReads", env.ownResourceReads);
+      t.assert(
+        since > env.ownResourceReads,
+        reads.length > 0
+          ? `The host rendered ${uri} without reading it for this render: the server's last read of it ` +
+            `(${reads.length} in all) came ${started.at - reads.at(-1)!.at} ms before the ${launcher} call`
+          : `The server never saw the host read ${uri}`,
+      );
     },
   },
   {

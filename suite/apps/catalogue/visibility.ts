@@ -8,7 +8,7 @@
 import type { SecondServerLog } from "../../../src/fixtures.ts";
 import type { ModelToolList } from "../../../src/protocol.ts";
 import type { SuiteEnv } from "../harness/env.ts";
-import type { TestContext } from "../harness/test_api.ts";
+import { brief, type TestContext } from "../harness/test_api.ts";
 import { type SuiteTest, textOf, tryCall } from "./_shared.ts";
 
 /** The tool that proves a model tool list is real: the launcher is always listed for the model. */
@@ -65,8 +65,29 @@ export const VISIBILITY: SuiteTest[] = [
     manual: false,
     async run(t: TestContext, env: SuiteEnv) {
       await controlCall(t, env);
-      const call = await tryCall(env, "model_only_probe", { payload: env.nonce("model-only") });
+      const payload = env.nonce("model-only");
+      const call = await tryCall(env, "model_only_probe", { payload });
       t.assert(call.rejected, `The View called model_only_probe: ${textOf(call.result)}`, call.result);
+      // A rejection the View sees is not enough: a host that forwards the call and rejects it afterwards has
+      // already run the model-only tool. The server's log is the only witness of that.
+      let log;
+      try {
+        log = await env.serverLog();
+      } catch (error) {
+        t.note(`Judged from the View only: the server log could not be read (${brief(error)})`);
+        return;
+      }
+      const forwarded = log.toolCalls.find((seen) =>
+        seen.name === "model_only_probe" &&
+        (seen.arguments as { payload?: unknown } | null)?.payload === payload
+      );
+      t.assert(
+        forwarded === undefined,
+        "The host forwarded the View's call to model_only_probe to the server, which ran it (its log shows " +
+          `tools/call model_only_probe), and only then showed the View a rejection (${call.how})`,
+        forwarded,
+      );
+      t.observe("serverLog", `no tools/call model_only_probe with payload ${payload} in the server's log`);
     },
   },
   {
@@ -115,7 +136,15 @@ export const VISIBILITY: SuiteTest[] = [
       if (answer.unsupported) {
         return t.note("The model's list could not be read; only the app half was checked");
       }
-      const tools = (answer.value as ModelToolList | undefined)?.tools ?? [];
+      // A failed read is no list at all, never an empty one.
+      const value = answer.value as ModelToolList | undefined;
+      t.assert(
+        answer.ok && Array.isArray(value?.tools),
+        `Not testable: the host failed "readModelToolList": ${answer.error ?? "no tool list in the answer"}`,
+        answer,
+      );
+      const tools = value.tools;
+      t.observe("modelTools", tools);
       t.assert(
         tools.includes("default_visibility_probe"),
         "default_visibility_probe is not listed for the model",

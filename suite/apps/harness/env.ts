@@ -46,6 +46,8 @@ export interface SuiteEnv {
   serverLog(marker?: string): Promise<ServerLog>;
   /** A unique marker string for this render. */
   nonce(prefix: string): string;
+  /** The tag every {@linkcode nonce} of this render carries (`-<id>-`), to find its entries in the server log. */
+  readonly renderTag: string;
 }
 
 const LAUNCHERS = Object.keys(RESOURCE_URIS) as LauncherName[];
