@@ -23,10 +23,10 @@
  *
  * @module
  */
-import type { Locator, Page } from "playwright-core";
+import type { ElementHandle, Locator, Page } from "playwright-core";
 import { z } from "zod";
 import { closest } from "../suggest.ts";
-import { scaled } from "../time.ts";
+import { pollUntil, scaled } from "../time.ts";
 import { APPS_DEADLINES } from "./deadlines.ts";
 
 /** The placeholders a step may use. */
@@ -49,6 +49,11 @@ const STEP_OPTIONS = {
   unless: Selector.optional(),
   /** How long to wait for the element. */
   timeoutMs: z.number().int().min(1).max(600_000).optional(),
+  /**
+   * The element of the View under test's panel: of the matches, the one nearest the View's frame (in the
+   * smallest ancestor of the frame that holds a match), not the first on the page.
+   */
+  ofView: z.boolean().optional(),
 };
 
 const STEP_SCHEMAS = {
@@ -191,6 +196,11 @@ export interface RunStepsOptions {
   readonly what: string;
   /** Awaited before each step that runs (a live product's pacing). */
   readonly beforeStep?: () => Promise<void>;
+  /**
+   * The frame element, on `page`, that holds the View under test (its outermost iframe), for `ofView` steps;
+   * `null` when no View is rendered.
+   */
+  readonly view?: () => Promise<ElementHandle | null>;
 }
 
 /**
@@ -242,8 +252,20 @@ async function runStep(
     options.timeoutMultiplier,
   );
   const started = Date.now();
-  let element: Locator | null = null;
-  if (target !== "") {
+  let element: Locator | ElementHandle | null = null;
+  if (target !== "" && step.ofView) {
+    const frame = await options.view?.();
+    if (!frame) throw new Error(`${label} acts on the View's panel (ofView), but no View is rendered`);
+    element = await pollUntil(() => nearest(frame, target, step.force ?? false), {
+      timeoutMs,
+      intervalMs: 100,
+      signal: options.signal,
+    }) ?? null;
+    if (element === null) {
+      if (step.optional) return;
+      throw new Error(`${label} found nothing around the View's frame within ${seconds(timeoutMs)}`);
+    }
+  } else if (target !== "") {
     element = page.locator(target).first();
     try {
       await element.waitFor({ state: step.force ? "attached" : "visible", timeout: timeoutMs });
@@ -267,6 +289,25 @@ async function runStep(
     if (step.optional) return;
     throw new Error(`${label} failed: ${firstLine(error)}${coveredHint(error, step)}`);
   }
+}
+
+/**
+ * The match of `selector` nearest `frame`: in its parent, else its grandparent, and so on up to the document;
+ * `undefined` while none is there (or, unless `attached`, none is visible).
+ */
+async function nearest(
+  frame: ElementHandle,
+  selector: string,
+  attached: boolean,
+): Promise<ElementHandle | undefined> {
+  let scope = (await frame.evaluateHandle((node) => node.parentElement)).asElement();
+  while (scope !== null) {
+    for (const match of await scope.$$(selector)) {
+      if (attached || await match.isVisible()) return match;
+    }
+    scope = (await scope.evaluateHandle((node) => node.parentElement)).asElement();
+  }
+  return undefined;
 }
 
 /** `click "#go"`, `press "Enter" on "#composer"`: a step as messages name it. */

@@ -20,6 +20,8 @@ const PAGE = `<!doctype html><title>launcher</title>
 <textarea name="args"></textarea>
 <input id="composer">
 <button id="open" hidden>Open App</button>
+<section class="panel"><button class="close">Close</button><div><iframe id="view-a" srcdoc="A"></iframe></div></section>
+<section class="panel"><button class="close">Close</button><div><iframe id="view-b" srcdoc="B"></iframe></div></section>
 <ol id="log"></ol>
 <script>
   const log = (text) => { const item = document.createElement("li"); item.textContent = text; document.getElementById("log").append(item); };
@@ -33,6 +35,8 @@ const PAGE = `<!doctype html><title>launcher</title>
   document.getElementById("composer").addEventListener("keydown", (event) => {
     if (event.key === "Enter") log("sent " + event.target.value);
   });
+  document.querySelectorAll(".panel").forEach((panel, index) =>
+    panel.querySelector(".close").addEventListener("click", () => log("close " + "AB"[index])));
   document.getElementById("open").addEventListener("click", () =>
     log("open " + document.getElementById("tool").value + " " + document.querySelector("textarea").value));
 </script>`;
@@ -195,5 +199,31 @@ Deno.test({
         /launch stopped before step 1: the run was aborted/,
       );
       assert.deepEqual(await logOf(page), []);
+    }),
+});
+
+Deno.test({
+  name:
+    "an ofView step acts on the View's own panel when several Views are on the page; without it, the first",
+  ...browserTest,
+  fn: () =>
+    withPage(async (page) => {
+      const close = steps([{ click: "role=button[name='Close']", ofView: true }]);
+      const teardown = { ...OPTIONS, what: "teardown" };
+      await runSteps(page, close, {}, { ...teardown, view: () => page.$("#view-b") });
+      await runSteps(page, close, {}, { ...teardown, view: () => page.$("#view-a") });
+      await runSteps(page, steps([{ click: "role=button[name='Close']" }]), {}, teardown);
+      assert.deepEqual(await logOf(page), ["close B", "close A", "close A"]);
+      await assert.rejects(
+        runSteps(page, close, {}, { ...teardown, view: () => Promise.resolve(null) }),
+        /^Error: teardown step 1 \(click "role=button\[name='Close'\]"\) acts on the View's panel \(ofView\), but no View is rendered$/,
+      );
+      await assert.rejects(
+        runSteps(page, steps([{ click: "#never", ofView: true, timeoutMs: 300 }]), {}, {
+          ...teardown,
+          view: () => page.$("#view-a"),
+        }),
+        /^Error: teardown step 1 \(click "#never"\) found nothing around the View's frame within 0\.3 s$/,
+      );
     }),
 });
