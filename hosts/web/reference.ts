@@ -32,7 +32,7 @@ const THEME_SETTLE_MS = 5_000;
 /** How a {@linkcode ReferenceHost} runs besides its variant: conditions of the world around the host. */
 export interface ReferenceHostOptions {
   /**
-   * The launchers' CSP declares a control origin on a closed port, as a dead network leaves a public one: the
+   * The launchers' CSP declares a control origin on a dead port (it closes every connection unanswered), as a dead network leaves a public one: the
    * host is still conformant, so the tests whose positive control needs that origin must be not testable.
    */
   readonly unreachableDeclaredControl?: boolean;

@@ -59,12 +59,33 @@ function sandboxResponse(request: Request): Response {
   return new Response(sandboxProxyHtml(), { headers });
 }
 
-/** An origin on a loopback port nothing listens on (bound, then let go): every load from it fails. */
-function closedPortOrigin(): string {
+/**
+ * An origin every load from fails, as from a dead network: a loopback port that closes each connection before
+ * a byte of answer. It stays bound while it serves, so no other listener can take the port: a port bound and
+ * then let go was handed out again under load (to the listeners of a run beside this one), and the "dead"
+ * origin answered.
+ */
+function deadOrigin(): { origin: string; close: () => Promise<void> } {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const { port } = listener.addr as Deno.NetAddr;
-  listener.close();
-  return `http://127.0.0.1:${port}`;
+  const accepting = (async () => {
+    try {
+      for await (const connection of listener) connection.close();
+    } catch (error) {
+      if (!(error instanceof Deno.errors.BadResource)) throw error;
+    }
+  })();
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    close: async () => {
+      try {
+        listener.close();
+      } catch (error) {
+        if (!(error instanceof Deno.errors.BadResource)) throw error;
+      }
+      await accepting;
+    },
+  };
 }
 
 /** Starts every listener; dispose the result to stop them all. */
@@ -78,9 +99,9 @@ export async function startReferenceListeners(
   try {
     const origins = await startControlOrigins();
     closers.push(origins.close);
-    const controls = options.unreachableDeclaredControl
-      ? { ...origins.controls, declared: closedPortOrigin() }
-      : origins.controls;
+    const dead = options.unreachableDeclaredControl ? deadOrigin() : null;
+    if (dead !== null) closers.push(dead.close);
+    const controls = dead !== null ? { ...origins.controls, declared: dead.origin } : origins.controls;
     const sameOrigin = options.variant === "same-origin-proxy" ||
       options.variant === "same-origin-proxy-opaque-view";
     const sandbox = await listenLoopback((request) =>

@@ -58,7 +58,7 @@ export class ViolationLog {
    */
   blockedFrom(origin: string, options: { since: number; timeoutMs: number }): Promise<Violation | undefined> {
     return pollUntil(
-      () => this.entries.find((v) => v.at >= options.since && v.blockedURI.startsWith(origin)),
+      () => this.entries.find((v) => v.at >= options.since && namesOrigin(v.blockedURI, origin)),
       { timeoutMs: suiteDeadline(options.timeoutMs), intervalMs: 25 },
     );
   }
@@ -67,6 +67,16 @@ export class ViolationLog {
   appliedPolicy(): string | undefined {
     return this.entries.find((v) => v.originalPolicy)?.originalPolicy;
   }
+}
+
+/**
+ * Whether `blockedURI` is from `origin` (or is the scheme `origin` names: `data`, `blob`): a prefix that ends
+ * where the origin does, so `http://127.0.0.1:4123` is not taken for `http://127.0.0.1:41234`.
+ */
+export function namesOrigin(blockedURI: string, origin: string): boolean {
+  if (!blockedURI.startsWith(origin)) return false;
+  const next = blockedURI.charAt(origin.length);
+  return next === "" || next === "/" || next === ":" || next === "?" || next === "#";
 }
 
 /** How a load went. */

@@ -1,6 +1,6 @@
 /**
  * A positive control that fails because of the network is "not testable", never the host's FAIL or WARN: the
- * conformant reference host runs with its declared CSP control origin on a closed port (what a dead network
+ * conformant reference host runs with its declared CSP control origin on a dead port, one that closes every connection unanswered (what a dead network
  * makes of a public one), and every test whose control needs that origin ends as ERROR with the reason, while
  * the checks the policy alone decides still PASS.
  */
@@ -11,6 +11,7 @@ import type { VariantName } from "../../../hosts/web/reference/variants.ts";
 import type { Outcome } from "../../../src/outcome.ts";
 import { headlessSettings } from "../../_settings.ts";
 import { byCatalogueId, runApps } from "./_apps_run.ts";
+import { startReferenceListeners } from "../../../hosts/web/reference/listeners.ts";
 
 /** The tests whose positive control loads from the declared origin. */
 const NOT_TESTABLE = [
@@ -60,7 +61,7 @@ Deno.test({
       run(unreachable(dropped, "open-link-dropped"), ["links/open-external"]),
     ]);
 
-    await t.step("a declared control origin on a closed port: the CSP pairs are ERROR, never FAIL", () => {
+    await t.step("a declared control origin on a dead port: the CSP pairs are ERROR, never FAIL", () => {
       for (const id of NOT_TESTABLE) {
         const outcome = closedControl.get(id);
         assert.equal(outcome?.status, "ERROR", describe(closedControl));
@@ -80,4 +81,20 @@ Deno.test({
       },
     );
   },
+});
+
+Deno.test("the dead control origin holds its port while the listeners run: no other listener can answer on it", async () => {
+  const listeners = await startReferenceListeners({
+    appHtml: () => "<p>suite</p>",
+    variant: null,
+    unreachableDeclaredControl: true,
+  });
+  const port = Number(new URL(listeners.controls.declared).port);
+  try {
+    // A port bound and let go was handed to the next listener under load, and the "dead" origin answered.
+    assert.throws(() => Deno.listen({ hostname: "127.0.0.1", port }), Deno.errors.AddrInUse);
+    await assert.rejects(fetch(`${listeners.controls.declared}/ok.txt`), TypeError);
+  } finally {
+    await listeners.close();
+  }
 });
