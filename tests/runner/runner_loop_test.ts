@@ -101,6 +101,43 @@ Deno.test("a host method that overruns its deadline answers an error, and the su
   assert.deepEqual(results.map((result) => result.status), ["PASS", "PASS"]);
 });
 
+Deno.test("a driver that throws makes its test's non-PASS the harness's ERROR, never the host's FAIL", async () => {
+  const engine = engineOf([
+    // The host's verdict would be FAIL ("not testable: the host failed"), and a WARN for a SHOULD.
+    test("t/thrown", async (t) => void await t.host({ kind: "readModelToolList" })),
+    // A test that falls back and PASSes keeps its PASS.
+    test("t/fallback", async (t) => void await t.hostOptional({ kind: "readModelToolList" })),
+    // A host that answers ok: false itself (no exception) is still judged.
+    test("t/refused", async (t) => void await t.host({ kind: "inspectFrame" })),
+    // A deadline is not counted: the driver may be waiting on the host.
+    test("t/slow", async (t) => void await t.host({ kind: "toggleTheme", to: "dark" })),
+    test("t/after", () => Promise.resolve()),
+  ]);
+  const runner = new Runner(
+    host({
+      readModelToolList: () => Promise.reject(new Error("locator('#tools') matched nothing")),
+      inspectFrame: () => Promise.resolve({ ok: false, error: "the host has no frame" }),
+      toggleTheme: (_request, context) =>
+        new Promise((_, reject) =>
+          context.signal.addEventListener("abort", () => reject(context.signal.reason))
+        ),
+    }),
+    { pollIntervalMs: 5, requestTimeoutMs: 200 },
+  );
+  const results = await runner.run(bridgeTo(engine), null);
+  assert.deepEqual(
+    results.map((result) => [result.id, result.status]),
+    [["t/thrown", "NOTRUN"], ["t/fallback", "PASS"], ["t/refused", "FAIL"], ["t/slow", "FAIL"], [
+      "t/after",
+      "PASS",
+    ]],
+  );
+  assert.match(
+    results[0]!.message ?? "",
+    /^Not testable: the harness failed while servicing "readModelToolList": locator\('#tools'\) matched nothing \(the test said FAIL: /,
+  );
+});
+
 Deno.test("the stall guard ends a run that stops changing, keeping what was reported", async () => {
   const engine = engineOf([
     test("t/done", () => Promise.resolve()),
