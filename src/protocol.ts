@@ -252,6 +252,11 @@ export interface StartFilter {
   /** Additive: several ids, run in catalogue order. */
   ids?: string[];
   /**
+   * Local: run the selected tests in an order shuffled by this seed, each phase still after the one before
+   * (automatic, manual, last), to show that order does not change a verdict. Absent: catalogue order.
+   */
+  shuffleSeed?: number;
+  /**
    * The run's `--timeout-multiplier`: the suite scales its own deadlines by it (each test's, and the waits
    * inside the tests), as the Runner scales its. Absent, or not a positive number: 1.
    */

@@ -72,6 +72,11 @@ export interface RunSettings {
    * within one attempt only: a retried test starts its host runs again.
    */
   readonly attempt?: number;
+  /**
+   * MCP Apps: each render runs its tests in an order shuffled by this seed (phases kept), so a gate can show
+   * that order does not change a verdict. Catalogue order when absent.
+   */
+  readonly shuffleSeed?: number;
 }
 
 /** Where a driver sends each outcome, and what it is working on (for the progress line). */

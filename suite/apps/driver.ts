@@ -244,7 +244,10 @@ async function runRender(
     },
   });
   try {
-    await runner.run(bridge, { ids });
+    await runner.run(bridge, {
+      ids,
+      ...(settings.shuffleSeed === undefined ? {} : { shuffleSeed: settings.shuffleSeed }),
+    });
   } catch (error) {
     // Interrupted: the tests left end as the abort made them end, which says nothing about the host.
     if (settings.signal.aborted) return;

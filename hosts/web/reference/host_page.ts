@@ -65,9 +65,6 @@ let main: { client: Client; tools: Tool[] } | null = null;
 let second: { client: Client; tools: Tool[] } | null = null;
 let mounted: Mounted | null = null;
 let launches = 0;
-/** `connect-time-resource-cache`: every launcher's resource, read once when the host connected. */
-const connectTimeCache = new Map<string, Awaited<ReturnType<Client["readResource"]>>>();
-
 async function connectServer(url: string): Promise<{ client: Client; tools: Tool[] }> {
   const extensions = broken("no-ui-extension") ? {} : { [UI_EXTENSION_ID]: { mimeTypes: [APP_MIME_TYPE] } };
   const client = new Client(HOST_INFO, { capabilities: { extensions } });
@@ -91,11 +88,6 @@ function modelToolList(tools: Tool[]): string[] {
 async function bootstrap(): Promise<void> {
   [main, second] = await Promise.all([connectServer(config.mcpUrl), connectServer(config.secondMcpUrl)]);
   api.modelTools = [...modelToolList(main.tools), ...modelToolList(second.tools)];
-  if (broken("connect-time-resource-cache")) {
-    for (const uri of Object.values(RESOURCE_URIS)) {
-      connectTimeCache.set(uri, await main.client.readResource({ uri }));
-    }
-  }
   api.ready = true;
 }
 
@@ -140,9 +132,9 @@ async function launch(launcher: LauncherName): Promise<void> {
   note("tools/call", { name: launcher, arguments: args });
   const call = client.callTool({ name: launcher, arguments: args });
   const [read, listing] = await Promise.all([
-    broken("stale-resource-cache")
+    broken("stale-resource-cache") || broken("connect-time-resource-cache")
       ? cachedRead(uri)
-      : connectTimeCache.get(uri) ?? client.readResource({ uri }),
+      : client.readResource({ uri }),
     client.listResources(),
   ]);
   const content = read.contents[0] as { mimeType?: string; text?: string; blob?: string; _meta?: unknown };
@@ -259,8 +251,9 @@ function withMetaCsp(html: string, policy: string): string {
 }
 
 /**
- * `stale-resource-cache`: the resource as an earlier server process served it, cached by the host's backend
- * (`/resource-cache.json`), in place of a `resources/read` at render time.
+ * `stale-resource-cache` and `connect-time-resource-cache`: the resource as the host's backend cached it
+ * (`/resource-cache.json`: from an earlier server process, or from this one before any render), in place of a
+ * `resources/read` at render time.
  */
 async function cachedRead(uri: string): Promise<{ contents: unknown[] }> {
   const response = await fetch(new URL("/resource-cache.json", location.href));

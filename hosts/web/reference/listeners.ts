@@ -13,7 +13,7 @@ import type { ConformanceServer } from "../../../src/server/server.ts";
 import { buildCsp, cspFlawsOf } from "./csp.ts";
 import { sandboxProxyHtml } from "./sandbox_page.ts";
 import { hostPageHtml, hostPageScript } from "./bundle.ts";
-import { cacheResourcesFromEarlierServer } from "./resource_cache.ts";
+import { cacheResourcesFromEarlierServer, readEveryResource } from "./resource_cache.ts";
 import type { HostPageConfig } from "./page_state.ts";
 import { type VariantName, variantNamed } from "./variants.ts";
 
@@ -111,7 +111,7 @@ export async function startReferenceListeners(
     );
     closers.push(sandbox.close);
     const script = await hostPageScript();
-    const resourceCache = options.variant === "stale-resource-cache"
+    let resourceCache = options.variant === "stale-resource-cache"
       ? JSON.stringify(await cacheResourcesFromEarlierServer({ appHtml: options.appHtml, controls }))
       : null;
     let pageConfig = "";
@@ -145,6 +145,10 @@ export async function startReferenceListeners(
       secondServerLog: secondServer.log,
     });
     closers.push(server.close);
+    if (options.variant === "connect-time-resource-cache") {
+      // The host's backend reads every resource once, when the connector is added: the same server process.
+      resourceCache = JSON.stringify(await readEveryResource(server.url));
+    }
     const config: HostPageConfig = {
       mcpUrl: options.mcpUrls?.main ?? server.url.href,
       secondMcpUrl: options.mcpUrls?.second ?? secondServer.url.href,

@@ -27,8 +27,16 @@ export async function cacheResourcesFromEarlierServer(
     appHtml: options.appHtml,
     controls: options.controls,
   });
+  return await readEveryResource(earlier.url);
+}
+
+/**
+ * Reads every launcher's resource from the server at `url`, as a host's backend does once when the connector
+ * is added (`connect-time-resource-cache` reads the server of the run itself, before any render).
+ */
+export async function readEveryResource(url: URL): Promise<CachedResources> {
   const client = new Client({ name: "conformance-reference-host-cache", version: "1.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(earlier.url));
+  await client.connect(new StreamableHTTPClientTransport(url));
   try {
     const cache: CachedResources = {};
     for (const uri of Object.values(RESOURCE_URIS)) {

@@ -440,8 +440,9 @@ const TABLE = [
   {
     name: "connect-time-resource-cache",
     area: "resources",
-    summary: "reads every ui:// resource once when it connects to the server, then renders from that copy " +
-      "without resources/read (same server process: only the time of the read gives it away)",
+    summary:
+      "its backend reads every ui:// resource once when the connector is added, then renders from that " +
+      "copy without resources/read (same server process: only the time of the read gives it away)",
     fails: ["resources/read-referenced"],
   },
   {

@@ -7,6 +7,7 @@
  */
 import {
   type LoadEvidence,
+  parsePolicy,
   probeBlobWorker,
   probeFetch,
   probeSchemeScript,
@@ -14,7 +15,7 @@ import {
 } from "../harness/csp_probe.ts";
 import type { SuiteEnv } from "../harness/env.ts";
 import type { TestContext } from "../harness/test_api.ts";
-import { controls, controlUrl } from "./_shared.ts";
+import { controlUrl } from "./_shared.ts";
 
 /**
  * Judges an allow/block pair. A control load from the declared origin that failed with no CSP violation
@@ -44,12 +45,22 @@ export function unreachable(t: TestContext, what: string, control: LoadEvidence)
   );
 }
 
-/** Provokes one violation (an undeclared fetch) and returns the applied policy it reports. */
+/**
+ * The applied policy, from a violation's report: one seen before, or one provoked here, so the answer does not
+ * depend on which tests ran first. First a `data:` script (no network; blocked by any policy whose script-src
+ * does not list `data:`), then an undeclared fetch (for a policy that allows `data:` scripts), when the
+ * control origins are known.
+ */
 export async function appliedPolicy(t: TestContext, env: SuiteEnv): Promise<string> {
-  const { undeclared } = controls(t, env);
   if (!env.violations.appliedPolicy()) {
     const since = performance.now();
-    await probeFetch(controlUrl(undeclared, "ok.txt", "?policy"));
+    await probeSchemeScript(env.doc, "data", flagName());
+    await env.violations.blockedFrom("data", { since, timeoutMs: 1_000 });
+  }
+  const known = env.config().controls;
+  if (!env.violations.appliedPolicy() && known !== null) {
+    const since = performance.now();
+    await probeFetch(controlUrl(known.undeclared, "ok.txt", "?policy"));
     await env.violations.waitFor("connect-src", { since, timeoutMs: 3_000 });
   }
   return env.violations.appliedPolicy() ??
@@ -99,3 +110,13 @@ export async function expectSchemeSourcesBlocked(t: TestContext, env: SuiteEnv):
 export const WORKER_CAVEAT =
   "A Worker from another origin is refused by the same-origin policy whatever the CSP, " +
   "so only a blob: worker is probed (worker-src falls back to script-src)";
+
+/**
+ * Whether `policy` lets a script eval: `'unsafe-eval'` (`'wasm-unsafe-eval'` does not count) in script-src,
+ * or in default-src when there is no script-src.
+ */
+export function policyAllowsEval(policy: string): boolean {
+  const { directives } = parsePolicy(policy);
+  const sources = directives.get("script-src") ?? directives.get("default-src");
+  return sources === undefined || sources.includes("'unsafe-eval'");
+}

@@ -94,7 +94,11 @@ export class SuiteEngine<Env> implements InIframeChannel {
     // from answering the first request "unsupported" before that first poll lands (seen on a loaded machine).
     this.#lastPoll = performance.now();
     useTimeoutMultiplier(filter?.timeoutMultiplier);
-    const selected = this.#tests.filter((test) => matches(test, filter ?? null));
+    const matching = this.#tests.filter((test) => matches(test, filter ?? null));
+    const seed = filter?.shuffleSeed;
+    const selected = typeof seed === "number" && Number.isFinite(seed)
+      ? shuffledInPhases(matching, seed)
+      : matching;
     this.#state = "running";
     this.#results = [];
     this.#total = selected.length;
@@ -305,6 +309,33 @@ export class SuiteEngine<Env> implements InIframeChannel {
       },
     };
   }
+}
+
+/**
+ * `tests` (in run order) shuffled by `seed` within the automatic and the manual phase; automatic tests before
+ * manual ones before the `last` ones, as the run needs. The `last` tests keep catalogue order: the first one
+ * ends the View.
+ */
+export function shuffledInPhases<T extends Pick<TestDefinition<unknown>, "manual" | "phase">>(
+  tests: readonly T[],
+  seed: number,
+): T[] {
+  // mulberry32: small, seedable, and the same order for the same seed on every engine.
+  let state = seed >>> 0;
+  const random = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const last = tests.filter((test) => phaseOf(test) === "last");
+  const shuffled = tests.filter((test) => phaseOf(test) !== "last");
+  for (let index = shuffled.length - 1; index > 0; index--) {
+    const other = Math.floor(random() * (index + 1));
+    [shuffled[index], shuffled[other]] = [shuffled[other]!, shuffled[index]!];
+  }
+  return [...inRunOrder(shuffled), ...last];
 }
 
 function matches(test: TestMeta, filter: StartFilter | null): boolean {

@@ -4,7 +4,13 @@
  * every catalogue test is targeted by some variant. Every run also proves that no browser process and no
  * listener survives it.
  *
- * While iterating, `REFERENCE_VARIANTS=name,name` runs only those variants in the table test (it says so).
+ * Order does not change a verdict: each variant runs its catalogue in a shuffled order (phases kept; the seed is
+ * printed, `REFERENCE_SHUFFLE_SEED=n` repeats it), the reference runs once more shuffled, and the tests known
+ * to share state with others run alone on the reference and on each variant that targets them, with the
+ * status they have in the full run.
+ *
+ * While iterating, `REFERENCE_VARIANTS=name,name` runs only those variants in the table and order tests (they
+ * say so).
  */
 import assert from "node:assert/strict";
 import { REFERENCE_HOST, REFERENCE_VARIANT_HOSTS, type ReferenceHost } from "../../../hosts/web/reference.ts";
@@ -27,11 +33,61 @@ interface Observed {
   readonly endpoints: string[];
 }
 
-/** Runs the whole catalogue against `entry`, recording the browser pid and listener URLs of its host. */
-async function runCatalogue(entry: AppsHostEntry): Promise<Observed> {
+/**
+ * Runs the catalogue (or `only` these ids) against `entry`, shuffled by `shuffleSeed` when given, recording the
+ * browser pid and listener URLs of its host.
+ */
+async function runCatalogue(
+  entry: AppsHostEntry,
+  shuffleSeed?: number,
+  only?: readonly string[],
+): Promise<Observed> {
   const watched = watchHosts<ReferenceHost>(entry);
-  const results = await runApps(watched.entry, { settings: headlessSettings({ timeoutMultiplier: 2 }) });
+  const settings = headlessSettings({
+    timeoutMultiplier: 2,
+    ...(shuffleSeed === undefined ? {} : { shuffleSeed }),
+  });
+  const results = await runApps(watched.entry, {
+    settings,
+    ...(only ? { only: only.map((id) => `apps/${id}`) } : {}),
+  });
   return { results: byCatalogueId(results), hosts: watched.hosts, endpoints: watched.endpoints };
+}
+
+/** The seed of this file's shuffled runs: `REFERENCE_SHUFFLE_SEED`, or a new one each run (printed). */
+const SHUFFLE_SEED = (() => {
+  const given = Deno.env.get("REFERENCE_SHUFFLE_SEED");
+  const seed = given === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(given);
+  if (!Number.isInteger(seed)) throw new Error(`REFERENCE_SHUFFLE_SEED is not an integer: ${given}`);
+  return seed;
+})();
+
+/**
+ * Catalogue tests that share state with other tests of their render, each with what it shares: they must give
+ * the same status run alone as in the full (shuffled) catalogue.
+ */
+const SHARED_STATE: Readonly<Record<string, string>> = {
+  "resources/read-referenced": "counts the host's reads against the View's own (resources/proxy-read)",
+  "resources/proxy-read": "its read is in the log resources/read-referenced reads",
+  "security/csp-applied-policy": "may reuse a CSP violation an earlier CSP test provoked",
+  "security/csp-sanitized": "may reuse a CSP violation an earlier CSP test provoked",
+  "lifecycle/teardown-notify": "ends the View (last phase), judged from the server log",
+  "lifecycle/teardown-await": "ends the View (last phase), judged from the server log",
+  "lifecycle/tool-cancelled": "cancels the launching tool call, which other tests' View still holds",
+  "display/no-undeclared-mode": "starts from the display mode earlier tests left",
+  "display/unavailable-returns-current": "starts from the display mode earlier tests left",
+  "model-context/provide-future-turns": "the model context earlier updates left",
+  "model-context/last-wins": "the model context earlier updates left",
+  "context/theme-change-notify": "the theme earlier tests left",
+};
+
+/** The full-run results of each variant the table test ran, by name, for the order test. */
+const FULL_RUNS = new Map<string, Map<string, Outcome>>();
+
+/** The variants `REFERENCE_VARIANTS` names, or all of them. */
+function selectedVariants(): typeof VARIANTS {
+  const only = Deno.env.get("REFERENCE_VARIANTS")?.split(",").map((name) => name.trim()).filter(Boolean);
+  return only ? VARIANTS.filter((variant) => only.includes(variant.name)) : VARIANTS;
 }
 
 async function assertNothingSurvives(observed: Observed): Promise<void> {
@@ -102,12 +158,14 @@ Deno.test({
   sanitizeOps: false,
   fn: async () => {
     const mismatches: string[] = [];
-    const only = Deno.env.get("REFERENCE_VARIANTS")?.split(",").map((name) => name.trim()).filter(Boolean);
-    const queue = only ? VARIANTS.filter((variant) => only.includes(variant.name)) : [...VARIANTS];
-    if (only) {
+    const queue = [...selectedVariants()];
+    if (queue.length < VARIANTS.length) {
       console.log(`REFERENCE_VARIANTS: running only ${queue.map((variant) => variant.name).join(", ")}`);
     }
-    assert.ok(queue.length > 0, `REFERENCE_VARIANTS names no variant: ${only?.join(", ")}`);
+    assert.ok(queue.length > 0, `REFERENCE_VARIANTS names no variant: ${Deno.env.get("REFERENCE_VARIANTS")}`);
+    console.log(
+      `catalogue order shuffled with seed ${SHUFFLE_SEED} (REFERENCE_SHUFFLE_SEED=${SHUFFLE_SEED})`,
+    );
     // Three variants at a time: each is its own browser and listeners, so they cannot interfere.
     await Promise.all(Array.from({ length: 3 }, async () => {
       for (let variant = queue.shift(); variant !== undefined; variant = queue.shift()) {
@@ -119,7 +177,8 @@ Deno.test({
           continue;
         }
         const started = performance.now();
-        const observed = await runCatalogue(entry);
+        const observed = await runCatalogue(entry, SHUFFLE_SEED);
+        FULL_RUNS.set(variant.name, observed.results);
         const failing = nonPassing(observed.results);
         const expected = [...variant.fails].sort();
         const verdict = JSON.stringify(failing) === JSON.stringify(expected) ? "as listed" : "MISMATCH";
@@ -127,7 +186,9 @@ Deno.test({
         if (verdict !== "as listed") console.log(describe(observed.results, failing));
         if (JSON.stringify(failing) !== JSON.stringify(expected)) {
           mismatches.push(
-            `reference:${variant.name}: expected non-PASS [${expected.join(", ")}], got\n` +
+            `reference:${variant.name} (seed ${SHUFFLE_SEED}): expected non-PASS [${
+              expected.join(", ")
+            }], got\n` +
               describe(observed.results, failing),
           );
         }
@@ -151,5 +212,68 @@ Deno.test({
       }
     }));
     assert.deepEqual(mismatches, [], mismatches.join("\n\n"));
+  },
+});
+
+Deno.test({
+  name: "order does not change a verdict: the reference shuffled, and the tests that share state run alone",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: async () => {
+    const ids = new Set(CATALOGUE.map((test) => test.id));
+    const unknown = Object.keys(SHARED_STATE).filter((id) => !ids.has(id));
+    assert.deepEqual(unknown, [], "SHARED_STATE names tests that are not in the catalogue");
+    console.log(
+      `catalogue order shuffled with seed ${SHUFFLE_SEED} (REFERENCE_SHUFFLE_SEED=${SHUFFLE_SEED})`,
+    );
+    const shuffled = await runCatalogue(REFERENCE_HOST, SHUFFLE_SEED);
+    const failing = nonPassing(shuffled.results);
+    assert.deepEqual(
+      failing,
+      [],
+      `reference, shuffled (seed ${SHUFFLE_SEED}):\n${describe(shuffled.results, failing)}`,
+    );
+    await assertNothingSurvives(shuffled);
+
+    // Each shared-state test alone: on the reference (where it PASSes) and on every variant that targets it
+    // (where it has the status of that variant's full run, or at least stays non-PASS).
+    const jobs: { entry: AppsHostEntry; id: string; want: (status: string) => boolean; wanted: string }[] =
+      [];
+    for (const id of Object.keys(SHARED_STATE)) {
+      jobs.push({ entry: REFERENCE_HOST, id, want: (status) => status === "PASS", wanted: "PASS" });
+      for (const variant of selectedVariants().filter((candidate) => candidate.fails.includes(id))) {
+        const entry = REFERENCE_VARIANT_HOSTS.find((candidate) =>
+          candidate.id === `reference:${variant.name}`
+        )!;
+        const full = FULL_RUNS.get(variant.name)?.get(id)?.status;
+        jobs.push(
+          full === undefined
+            ? {
+              entry,
+              id,
+              want: (status) => status !== "PASS",
+              wanted: "not PASS (its full run did not run here)",
+            }
+            : { entry, id, want: (status) => status === full, wanted: `${full}, as in its full run` },
+        );
+      }
+    }
+    const mismatches: string[] = [];
+    await Promise.all(Array.from({ length: 3 }, async () => {
+      for (let job = jobs.shift(); job !== undefined; job = jobs.shift()) {
+        const alone = await runCatalogue(job.entry, undefined, [job.id]);
+        const outcome = alone.results.get(job.id);
+        const verdict = job.want(outcome?.status ?? "") ? "as in the full run" : "MISMATCH";
+        console.log(`${job.entry.id} ${job.id} alone: ${outcome?.status} ${verdict}`);
+        if (verdict !== "as in the full run") {
+          mismatches.push(
+            `${job.entry.id}: ${job.id} alone is ${outcome?.status} (${outcome?.message ?? ""}), expected ` +
+              `${job.wanted}; it shares state: ${SHARED_STATE[job.id]}`,
+          );
+        }
+        await assertNothingSurvives(alone);
+      }
+    }));
+    assert.deepEqual(mismatches, [], mismatches.join("\n"));
   },
 });

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { CATALOGUE } from "../../../suite/apps/catalogue/mod.ts";
 import { inRunOrder, phaseOf } from "../../../suite/apps/harness/test_api.ts";
+import { shuffledInPhases } from "../../../suite/apps/harness/engine.ts";
 import { RESOURCE_URIS, TEARDOWN_TEST_IDS } from "../../../src/fixtures.ts";
 import { runTestId } from "../../../src/protocol.ts";
 
@@ -99,4 +100,24 @@ Deno.test("suite/apps/README.md has one table row per test, in catalogue order",
   const readme = await Deno.readTextFile(new URL("../../../suite/apps/README.md", import.meta.url));
   const rows = [...readme.matchAll(/^\| `([a-z-]+\/[a-z0-9-]+)`\s*\|/gm)].map((match) => match[1]);
   assert.deepEqual(rows, ids);
+});
+
+Deno.test("a shuffled run order keeps the phases, differs from catalogue order and repeats with its seed", () => {
+  const ordered = inRunOrder(CATALOGUE).map((test) => test.id);
+  const shuffled = shuffledInPhases(CATALOGUE, 7).map((test) => test.id);
+  assert.deepEqual([...shuffled].sort(), [...ordered].sort(), "the same tests");
+  assert.notDeepEqual(shuffled, ordered, "another order");
+  assert.deepEqual(
+    shuffledInPhases(CATALOGUE, 7).map((test) => test.id),
+    shuffled,
+    "the same seed, the same order",
+  );
+  assert.notDeepEqual(
+    shuffledInPhases(CATALOGUE, 8).map((test) => test.id),
+    shuffled,
+    "another seed, another",
+  );
+  const phase = new Map(CATALOGUE.map((test) => [test.id, phaseOf(test)]));
+  const phases = shuffled.map((id) => phase.get(id));
+  assert.deepEqual(phases, inRunOrder(CATALOGUE).map(phaseOf), "automatic, then manual, then last");
 });
