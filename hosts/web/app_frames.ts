@@ -91,6 +91,11 @@ export async function inspectAppFrame(appFrame: Frame): Promise<FrameInspection>
 /** The turn text found by {@linkcode findConversationText}. */
 export interface TranscriptHit {
   readonly text: string;
+  /**
+   * Who wrote the turn, where the page says so on the matching element or an ancestor (`data-role`, or
+   * `data-message-author-role` as ChatGPT marks its turns).
+   */
+  readonly role?: "user" | "assistant";
 }
 
 /**
@@ -108,14 +113,23 @@ export async function findConversationText(
     for (const frame of page.frames()) {
       if (await carriesSuite(frame)) continue;
       try {
-        const text = await frame.evaluate(([selector, wanted]) => {
+        const hit = await frame.evaluate(([selector, wanted]) => {
           const nodes = selector ? [...document.querySelectorAll<HTMLElement>(selector)] : [];
           const texts = nodes.length > 0
-            ? nodes.map((node) => node.innerText ?? node.textContent ?? "")
-            : [document.body?.innerText ?? ""];
-          return texts.find((entry) => entry.includes(wanted)) ?? null;
+            ? nodes.map((node) => ({ node, text: node.innerText ?? node.textContent ?? "" }))
+            : [{ node: null, text: document.body?.innerText ?? "" }];
+          const found = texts.find((entry) => entry.text.includes(wanted));
+          if (found === undefined) return null;
+          const marked = found.node?.closest("[data-role],[data-message-author-role]");
+          const role = marked?.getAttribute("data-role") ?? marked?.getAttribute("data-message-author-role");
+          return {
+            text: found.text,
+            role: role === "user" || role === "assistant" ? role as "user" | "assistant" : null,
+          };
         }, [transcript, marker] as const);
-        if (text !== null) return { text: lineWith(text, marker) };
+        if (hit !== null) {
+          return { text: lineWith(hit.text, marker), ...(hit.role === null ? {} : { role: hit.role }) };
+        }
       } catch {
         // A frame that navigated or went away while we read it.
       }

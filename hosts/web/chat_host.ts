@@ -359,7 +359,12 @@ export class ChatHost extends BrowserHost {
         this.#options.dom.transcript,
       );
       if (hit !== null) {
-        return { ok: true, value: { found: true, text: hit.text } satisfies ConversationMatch };
+        const value: ConversationMatch = {
+          found: true,
+          text: hit.text,
+          ...(hit.role ? { role: hit.role } : {}),
+        };
+        return { ok: true, value };
       }
       if (Date.now() >= deadline || context.signal.aborted) {
         return { ok: true, value: { found: false } satisfies ConversationMatch };

@@ -52,6 +52,12 @@ export function unreachable(t: TestContext, what: string, control: LoadEvidence)
  * control origins are known.
  */
 export async function appliedPolicy(t: TestContext, env: SuiteEnv): Promise<string> {
+  return await provokedPolicy(env) ??
+    t.fail("No CSP violation could be provoked: the View runs without a CSP");
+}
+
+/** {@linkcode appliedPolicy}, or `undefined` when no violation could be provoked. */
+export async function provokedPolicy(env: SuiteEnv): Promise<string | undefined> {
   if (!env.violations.appliedPolicy()) {
     const since = performance.now();
     await probeSchemeScript(env.doc, "data", flagName());
@@ -63,8 +69,7 @@ export async function appliedPolicy(t: TestContext, env: SuiteEnv): Promise<stri
     await probeFetch(controlUrl(known.undeclared, "ok.txt", "?policy"));
     await env.violations.waitFor("connect-src", { since, timeoutMs: 3_000 });
   }
-  return env.violations.appliedPolicy() ??
-    t.fail("No CSP violation could be provoked: the View runs without a CSP");
+  return env.violations.appliedPolicy();
 }
 
 let flagCount = 0;

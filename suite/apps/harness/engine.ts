@@ -128,8 +128,11 @@ export class SuiteEngine<Env> implements InIframeChannel {
     };
   }
 
-  /** Whether a Runner polled within `withinMs`; when none did, a person answers the requests in the View. */
-  runnerAttached(withinMs = RUNNER_GONE_MS): boolean {
+  /**
+   * Whether a Runner polled within `withinMs` (scaled by the run's timeout multiplier, as a loaded machine
+   * slows the Runner's polls too); when none did, a person answers the requests in the View.
+   */
+  runnerAttached(withinMs = suiteDeadline(RUNNER_GONE_MS)): boolean {
     return performance.now() - this.#lastPoll <= withinMs;
   }
 

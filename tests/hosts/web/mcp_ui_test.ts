@@ -43,6 +43,8 @@ const MCP_UI_GATE: Readonly<Record<string, GateRow>> = {
     because: "lacks displayMode or availableDisplayModes",
   },
   "apps/context/theme-change-notify": { status: "INFO", because: "No host-context-changed" },
+  // Its initial hostContext is {}: nothing to judge, so no PASS.
+  "apps/context/shape-valid": { status: "SKIP", because: "has none of the fields this test checks" },
   "apps/context/partial-merge": { status: "SKIP", because: "No host-context-changed arrived" },
   "apps/context/palette-follows-theme": { status: "SKIP", because: "sends no colour variables" },
   "apps/display/change-notifies-context": { status: "SKIP", because: "did not grant fullscreen" },
