@@ -8,7 +8,7 @@ if (import.meta.main) {
   if (args[0] === "__reaper") {
     // The run's witness (src/exec/reaper.ts): ends the hosts' groups if the harness is killed outright.
     const { reaperMain } = await import("./src/exec/reaper.ts");
-    Deno.exit(await reaperMain());
+    Deno.exit(await reaperMain(Deno.stdin.readable, undefined, args[1]));
   }
   if (args[0] === "fake-host" && args[1] !== "--help" && args[1] !== "-h") {
     // The fake host is re-invoked per test; it must not pay for loading the CLI.

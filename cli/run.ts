@@ -38,6 +38,8 @@ import { redact, secretsFromEnv } from "../src/report/redact.ts";
 import { readableEnv } from "../src/exec/env.ts";
 import { reaperEnv, startReaper } from "../src/exec/reaper.ts";
 import { selfCommand } from "../src/exec/self.ts";
+import { RUN_TAG } from "../src/exec/run_tag.ts";
+import { holdForTest } from "../src/exec/test_hold.ts";
 import {
   ABORT_KILL_DEADLINE_MS,
   killLiveGroups,
@@ -241,7 +243,11 @@ export async function runConformance(
   const listeners = [["SIGINT", onSignal(EXIT.interrupted)], ["SIGTERM", onSignal(EXIT.terminated)]] as const;
   for (const [signal, listener] of listeners) Deno.addSignalListener(signal, listener);
   // A SIGKILL runs no handler: the reaper, a process of its own, ends the hosts' groups then.
-  const reaper = startReaper({ command: selfCommand("__reaper"), env: reaperEnv(readableEnv()) });
+  const reaper = startReaper({
+    command: selfCommand("__reaper"),
+    env: reaperEnv(readableEnv()),
+    tag: RUN_TAG,
+  });
   const settings: RunSettings = {
     live: options.live,
     mockModel: options.mockModel,
@@ -293,12 +299,16 @@ export async function runConformance(
     }));
   } finally {
     for (const [signal, listener] of listeners) Deno.removeSignalListener(signal, listener);
-    // Not awaited on an interrupt: the reaper may still be starting, and the exit closes its pipe anyway.
-    reaperClosed = reaper?.close();
+    // An interrupted run keeps its reaper to the end: a driver's teardown may still be ending a browser or a
+    // host while the reports are written, and a supervisor's SIGKILL then must find the reaper there. The
+    // exit closes its pipe.
+    if (signalExit === null) reaperClosed = reaper?.close();
   }
-  // A driver's teardown after the abort is bounded: whatever host or browser group it had no time to end
-  // goes now, before the reports are written and the process exits.
-  if (signalExit !== null) killLiveGroups();
+  if (signalExit !== null) {
+    // A driver's teardown after the abort is bounded: whatever host or browser group it had no time to end
+    // goes now, before the reports are written and the process exits.
+    killLiveGroups();
+  }
 
   if (options.out !== undefined) results = await attachArtifacts(results, options.out, startedAt);
   const report: RunReport = {
@@ -317,7 +327,10 @@ export async function runConformance(
   await reporters.finish(report);
   closeTerminal(options, report, io);
 
-  if (signalExit !== null) return signalExit;
+  if (signalExit !== null) {
+    holdForTest("interrupted-reports-written");
+    return signalExit;
+  }
   await reaperClosed;
   if (update) {
     const versions = new Map(hosts.map((host) => [host.id, host.version]));

@@ -7,6 +7,7 @@
  * @module
  */
 import { groupAlive, signalGroup, trackGroup } from "../../src/exec/process_group.ts";
+import { runTagEnv } from "../../src/exec/run_tag.ts";
 import { chromiumPath, waitGroupGone } from "../../src/runner/chromium.ts";
 
 /** How to start the app. */
@@ -90,6 +91,8 @@ export async function startCdpProcess(options: CdpProcessOptions): Promise<CdpPr
   ];
   const child = new Deno.Command(executable, {
     args,
+    // Over the inherited environment: the run's tag, by which the reaper finds the app's processes.
+    env: runTagEnv(),
     stdin: "null",
     stdout: "null",
     stderr: "null",

@@ -9,6 +9,8 @@ import { BASELINE_ENV_ALLOW, projectEnv, readEnv } from "./env.ts";
 import type { HostInvocation } from "./host_runner.ts";
 import { groupAlive, killGroup, trackGroup } from "./process_group.ts";
 import { newSpawnTag, SPAWN_TAG_ENV } from "./escapes.ts";
+import { runTagEnv } from "./run_tag.ts";
+import { holdForTest } from "./test_hold.ts";
 
 /** How a {@linkcode HostProcess} is ended. Times are in milliseconds. */
 export interface HostKillOptions {
@@ -48,6 +50,8 @@ export class HostProcess implements Disposable {
       env: {
         ...projectEnv(invocation, parentEnv ?? readEnv([...BASELINE_ENV_ALLOW, ...invocation.envAllow])),
         [SPAWN_TAG_ENV]: tag,
+        // The run's tag: the reaper finds the host by it even if the harness dies before telling it the group.
+        ...runTagEnv(),
       },
       clearEnv: true,
       ...(invocation.cwd === undefined ? {} : { cwd: invocation.cwd }),
@@ -56,6 +60,7 @@ export class HostProcess implements Disposable {
       stderr: "piped",
       detached: true,
     }).spawn();
+    holdForTest("host-spawned", invocation.args.join(" "));
     return new HostProcess(child, tag);
   }
 

@@ -18,6 +18,8 @@ import {
 import { readEnv, RUN_ID_ENV } from "../exec/env.ts";
 import { settleWithin, untilAborted } from "./abort.ts";
 import { pollUntil } from "../time.ts";
+import { runTagEnv } from "../exec/run_tag.ts";
+import { holdForTest } from "../exec/test_hold.ts";
 
 /**
  * The flags every launch uses: no sandbox (root in containers), no GPU, no background traffic. Debian's
@@ -146,12 +148,20 @@ export async function launchChromium(options: LaunchOptions = {}): Promise<Launc
   // the browser (its pid not yet told, so its group not yet tracked), or with the crashpad daemons outside the
   // group, leaves its reaper the folder to find them all by.
   const forgetLaunch = trackLaunch(configDir);
+  // Playwright's artifacts (downloads, traces in progress) go inside the launch's folder rather than a
+  // `playwright-artifacts-*` folder of its own in the temp folder: the reaper removes the launch's folder, and
+  // a harness SIGKILLed mid-run left the other behind.
+  const artifactsDir = `${configDir}/artifacts`;
+  await Deno.mkdir(artifactsDir);
   const launching = chromium.launchServer({
     executablePath,
     headless: !options.headful,
     args: [...CHROMIUM_ARGS, ...(options.args ?? []), marker],
     // An explicit environment, so Playwright does not list the harness's (refused under its env permission).
-    env: { ...readEnv(BROWSER_ENV), XDG_CONFIG_HOME: configDir },
+    // The run's tag: the reaper finds every process of the browser by it (src/exec/run_tag.ts).
+    env: { ...readEnv(BROWSER_ENV), XDG_CONFIG_HOME: configDir, ...runTagEnv() },
+    // Accepted by launchServer's validator, absent from its declared options.
+    ...{ artifactsDir },
     host: "127.0.0.1",
     // The harness alone handles signals: Playwright's handlers would exit with 130 before the reports are
     // written. The run's abort closes the browser through the hosts' teardown, a second Ctrl-C kills its group.
@@ -179,6 +189,7 @@ export async function launchChromium(options: LaunchOptions = {}): Promise<Launc
     throw error;
   });
   const pid = server.process().pid ?? -1;
+  holdForTest("browser-launched", executablePath);
   const untrack = pid > 1 ? trackGroup(pid) : () => false;
   // Playwright's own profile folder, on the browser's command line: the reaper removes it (and ends whatever
   // names it) if the harness dies before Playwright has.

@@ -4,7 +4,8 @@
  * own side: what it is told, it ends at EOF; what it was told is gone, it leaves alone.
  */
 import assert from "node:assert/strict";
-import { reaperMain } from "../../src/exec/reaper.ts";
+import { ORDERLY_END, reaperMain } from "../../src/exec/reaper.ts";
+import { RUN_TAG_ENV } from "../../src/exec/run_tag.ts";
 import { groupAlive } from "../../src/exec/process_group.ts";
 import { describeSurvivors, processesTagged, spawnHarness, type TaggedProcess } from "./_harness.ts";
 
@@ -151,6 +152,79 @@ Deno.test({
       await assert.rejects(Deno.stat(folder), Deno.errors.NotFound, "the launch's folder is removed with it");
     } finally {
       await Deno.remove(folder, { recursive: true }).catch(() => {});
+      try {
+        Deno.kill(-child.pid, "SIGKILL");
+      } catch {
+        // Gone, as it should be.
+      }
+    }
+  },
+});
+
+Deno.test("the reaper ends at EOF every process whose environment carries the run's tag, and removes the throwaway profile it named", async () => {
+  const tag = "0123456789abcdef0123456789abcdef";
+  const listing = [
+    `  500   500 /usr/lib/chromium/chromium --user-data-dir=/tmp/playwright_chromiumdev_profile-AbC123 HOME=/h ${RUN_TAG_ENV}=${tag}`,
+    `  501   500 /usr/lib/chromium/chromium --type=zygote ${RUN_TAG_ENV}=${tag} PATH=/bin`,
+    `  600   600 /usr/lib/chromium/chromium --user-data-dir=/home/me/profile ${RUN_TAG_ENV}=${tag}`,
+    `  700   700 sleep 30 ${RUN_TAG_ENV}=${tag}0`,
+    `  800   800 sleep 30 X${RUN_TAG_ENV}=${tag}`,
+    `  900   900 sleep 30 ${RUN_TAG_ENV}=fedcba9876543210fedcba9876543210`,
+  ].join("\n");
+  const groups: number[] = [];
+  const processes: number[] = [];
+  const removed: string[] = [];
+  const actions = {
+    killGroup: (pgid: number) => void groups.push(pgid),
+    killProcess: (pid: number) => void processes.push(pid),
+    list: () => Promise.resolve(listing),
+    pause: () => Promise.resolve(),
+    remove: (path: string) => {
+      removed.push(path);
+      return Promise.resolve();
+    },
+  };
+  assert.equal(await reaperMain(new Blob([""]).stream(), actions, tag), 0);
+  // Searched twice (it found some): a leader with its group, a member alone; another tag or a longer one is
+  // not the run's.
+  assert.deepEqual(groups, [500, 600, 500, 600]);
+  assert.deepEqual(processes, [501, 501]);
+  // Playwright's throwaway profile goes; a profile the user chose stays.
+  assert.deepEqual(removed, ["/tmp/playwright_chromiumdev_profile-AbC123"]);
+});
+
+Deno.test("after an orderly end the reaper does not sweep by the run's tag: another run may carry it", async () => {
+  const tag = "0123456789abcdef0123456789abcdef";
+  const actions = {
+    killGroup: (pgid: number) => void assert.fail(`group ${pgid} was killed after an orderly end`),
+    killProcess: (pid: number) => void assert.fail(`process ${pid} was killed after an orderly end`),
+    list: () => assert.fail("the reaper listed processes after an orderly end"),
+    pause: () => Promise.resolve(),
+  };
+  assert.equal(await reaperMain(new Blob([`+101\n-101\n${ORDERLY_END}\n`]).stream(), actions, tag), 0);
+});
+
+Deno.test({
+  name:
+    "the reaper SIGKILLs a real process group it was never told of, found by the run's tag in its environment",
+  ignore: Deno.build.os !== "linux",
+  async fn() {
+    const tag = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0"))
+      .join("");
+    const child = new Deno.Command("sh", {
+      args: ["-c", "sleep 30; :"],
+      env: { [RUN_TAG_ENV]: tag },
+      stdin: "null",
+      stdout: "null",
+      stderr: "null",
+      detached: true,
+    }).spawn();
+    try {
+      assert.ok(await groupAlive(child.pid), "the tagged group runs");
+      assert.equal(await reaperMain(new Blob([""]).stream(), undefined, tag), 0);
+      assert.equal((await child.status).signal, "SIGKILL");
+      assert.equal(await groupAlive(child.pid), false, "the whole group (sleep too) is gone");
+    } finally {
       try {
         Deno.kill(-child.pid, "SIGKILL");
       } catch {

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { HOSTS } from "../../hosts/registry.ts";
 import { BASELINE_ENV_ALLOW, FORCED_ENV, projectEnv } from "../../src/exec/env.ts";
 import { SPAWN_TAG_ENV } from "../../src/exec/escapes.ts";
+import { RUN_TAG_ENV } from "../../src/exec/run_tag.ts";
 import { GOLDEN_PATHS } from "../../src/exec/host_runner.ts";
 import { spawnHarness } from "./_harness.ts";
 
@@ -128,8 +129,10 @@ Deno.test("planted credentials reach no report format and no harness output; the
       ...BASELINE_ENV_ALLOW,
       ...HOST_ALLOWED,
       ...Object.keys(FORCED_ENV),
-      // The per-spawn tag that finds processes escaping the group: random, not from the user's environment.
+      // The per-spawn tag that finds processes escaping the group, and the run's tag its reaper sweeps by:
+      // random, not from the user's environment.
       SPAWN_TAG_ENV,
+      RUN_TAG_ENV,
       "LEAK_ENV_FILE",
     ]);
     // A shell adds PWD, SHLVL and `_` to what `env` shows; they are not from the harness.
