@@ -30,7 +30,7 @@ import { benchAgentTable, TABLE_TARGET_MS } from "./reference_agent.ts";
 import { FAULT_MULTIPLIER, HOSTS_AT_ONCE } from "../hosts/cli/_agent_table.ts";
 import { headlessSettings } from "../_settings.ts";
 import { checkArtifact } from "../../tools/compile.ts";
-import { percentiles, soak } from "../robustness/_soak.ts";
+import { percentiles, soak, soakScenarios } from "../robustness/_soak.ts";
 
 export type { BenchRow } from "./_row.ts";
 
@@ -296,6 +296,52 @@ export async function interruptRows(): Promise<BenchRow[]> {
   }
 }
 
+/** Trials of each soak scenario for the stop-time row, one at a time (two at once load the machine). */
+const SCENARIO_TRIALS = 4;
+
+/**
+ * The interrupt soak's stop times (tests/robustness/interrupt_soak_test.ts asserts survivors, reports and exit
+ * codes only): every scenario of tests/robustness/_soak.ts, {@linkcode SCENARIO_TRIALS} trials each, with the
+ * load average beside the figures, since at load they measure the machine as much as the harness.
+ */
+export async function soakStopRows(): Promise<BenchRow[]> {
+  const figure = "stop after SIGINT, every soak scenario (p50 / p90 / max)";
+  const target = "p90 ≤ 1 s";
+  const dir = await Deno.makeTempDir({ prefix: "conformance-bench-soak-" });
+  try {
+    const loadBefore = Deno.loadavg();
+    const stops: number[] = [];
+    let survivors = 0;
+    let trials = 0;
+    for (const scenario of (await soakScenarios()).filter((one) => !one.ignore)) {
+      const result = await soak(scenario, SCENARIO_TRIALS, 1, dir);
+      stops.push(...result.stops);
+      survivors += result.survivors.length;
+      trials += SCENARIO_TRIALS;
+    }
+    const figures = percentiles(stops);
+    const load = `load ${loadBefore.map((l) => fixed(l, 1)).join(" ")} before, ${
+      Deno.loadavg().map((l) => fixed(l, 1)).join(" ")
+    } after`;
+    if (figures === null) {
+      return [notMeasured(figure, target, `no trial interrupted a running run (${load})`)];
+    }
+    return [{
+      figure,
+      value: `${figures.p50} / ${figures.p90} / ${figures.max} ms`,
+      target,
+      met: figures.p90 <= 1_000,
+      note:
+        `${stops.length} interrupts in ${trials} trials, ${SCENARIO_TRIALS} per scenario, one at a time ` +
+        `(the supervisor's SIGKILL 1 s after SIGINT included); ${survivors} survivors; ${load}`,
+    }];
+  } catch (error) {
+    return [notMeasured(figure, target, reason(error))];
+  } finally {
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+  }
+}
+
 /** Every installed real CLI's mock-model streaming test, all at once as a run does; each timed alone. */
 async function mockModelRows(): Promise<BenchRow[]> {
   const entries = HOSTS.filter((entry): entry is CliHostEntry =>
@@ -467,7 +513,7 @@ export const GROUPS: Readonly<Record<string, () => Promise<BenchRow[]>>> = {
   "reference-agent": agentTableRows,
   "mock-model": mockModelRows,
   "cli-run": cliTierRows,
-  interrupt: interruptRows,
+  interrupt: async () => [...await interruptRows(), ...await soakStopRows()],
 };
 
 /** The groups `--only` names, checked; every group without it. */

@@ -1,14 +1,19 @@
 /**
  * Helpers for the interrupt tests: wait for a moment of a `conformance run` (a process of the run appears, its
- * JSON checkpoint holds results), signal the run there, and measure how long it takes to exit.
+ * JSON checkpoint holds results), signal the run there, and wait for it to exit.
  *
  * @module
  */
 import { parseReport, type RunReport } from "../../src/report/schema.ts";
 import { type HarnessExit, type HarnessProcess, processesTagged, type TaggedProcess } from "./_harness.ts";
 
-/** From the signal to the harness's exit, on a loaded machine: the issue's bound is 1 s, 2 s at worst. */
-export const EXIT_WITHIN_MS = 2_000;
+/**
+ * Against a hang only, from the signal to the harness's exit: a run that did not stop at the signal waits out a
+ * host's cleanup grace (15 s) or its timeout (tens of seconds at `--timeout-multiplier 20`). How fast it stops
+ * is the bench's ("stop after SIGINT p90 ≤ 1 s", `deno task bench --only interrupt`): a test that timed it
+ * measured the machine's load as much as the harness.
+ */
+export const STOP_HANG_MS = 10_000;
 
 /** Exit code of a run interrupted by SIGINT (README, "Exit codes"). */
 export const INTERRUPTED = 130;

@@ -9,6 +9,9 @@
  * @module
  */
 import assert from "node:assert/strict";
+import { dirname } from "node:path";
+import { shimPath } from "../../hosts/cli/_installed.ts";
+import { detectBinary } from "../../hosts/cli/_real_host.ts";
 import { parseReport } from "../../src/report/schema.ts";
 import { processesTagged, spawnHarness, type TaggedProcess } from "./_harness.ts";
 import { BLAMING } from "./_interrupt.ts";
@@ -26,6 +29,59 @@ export interface Scenario {
   readonly supervisorKillMs?: number;
   /** Extra environment for the run. */
   readonly env?: Readonly<Record<string, string>>;
+}
+
+/** A scenario of the soak, with its share of the trials and whether it cannot run here. */
+export interface SoakScenario extends Scenario {
+  readonly share: number;
+  readonly ignore: boolean;
+}
+
+const DEFAULT_RUN = ["--host", "fake,fake-minimal,reference"];
+
+/**
+ * What the soak interrupts (tests/robustness/interrupt_soak_test.ts) and the bench times
+ * (tests/bench/bench.ts): the fake tier at `--timeout-multiplier` 1 and 20, the reference host, the default run,
+ * the mock-model tier of a real CLI (ignored without `claude`), and a supervisor's SIGKILL 1 s after SIGINT.
+ */
+export async function soakScenarios(): Promise<SoakScenario[]> {
+  const claude = await detectBinary("claude-code", "claude").catch(() => null);
+  return [
+    { name: "fake tier", share: 0.3, args: ["--host", "fake,fake-minimal"], runningMs: 2_500, ignore: false },
+    {
+      name: "fake tier at --timeout-multiplier 20",
+      share: 0.2,
+      args: ["--host", "fake,fake-minimal", "--timeout-multiplier", "20"],
+      runningMs: 2_500,
+      ignore: false,
+    },
+    { name: "reference host", share: 0.1, args: ["--host", "reference"], runningMs: 6_000, ignore: false },
+    {
+      name: "default run at --timeout-multiplier 20",
+      share: 0.1,
+      args: [...DEFAULT_RUN, "--timeout-multiplier", "20"],
+      runningMs: 6_000,
+      ignore: false,
+    },
+    {
+      name: "mock-model tier",
+      share: 0.1,
+      args: ["--host", "claude-code", "--mock-model", "--tier", "mock-model"],
+      // The tier runs about a minute (fault runs retry); the signal lands in its first third.
+      runningMs: 20_000,
+      env: { PATH: `${dirname(shimPath("claude"))}:${Deno.env.get("PATH") ?? ""}` },
+      ignore: claude === null,
+    },
+    {
+      name: "supervisor SIGKILL 1 s after SIGINT, default run at --timeout-multiplier 20",
+      share: 0.2,
+      args: [...DEFAULT_RUN, "--timeout-multiplier", "20"],
+      runningMs: 6_000,
+      signals: ["SIGINT"],
+      supervisorKillMs: 1_000,
+      ignore: false,
+    },
+  ];
 }
 
 /** A fifth of the trials signal at any moment from spawn, start-up included (module loading, planning). */
@@ -141,7 +197,10 @@ export async function trial(scenario: Scenario, index: number, out: string): Pro
   return { ending, stopMs, survivors };
 }
 
-/** The run's processes once the reaper has had up to {@linkcode REAPER_SETTLE_MS} to end them. */
+/**
+ * The run's processes once the reaper has had up to {@linkcode REAPER_SETTLE_MS} to end them: returns as soon
+ * as none is left, so the bound only guards against a reaper that never sweeps.
+ */
 async function settledSurvivors(runId: string): Promise<TaggedProcess[]> {
   const deadline = performance.now() + REAPER_SETTLE_MS;
   for (;;) {
@@ -151,8 +210,12 @@ async function settledSurvivors(runId: string): Promise<TaggedProcess[]> {
   }
 }
 
-/** How long after a SIGKILLed harness's exit its hosts may take to go (the reaper reads EOF, then kills). */
-const REAPER_SETTLE_MS = 2_000;
+/**
+ * Against a hang only: how long after a SIGKILLed harness's exit its processes may take to go. The reaper reads
+ * EOF, lists every process and kills; on a loaded machine it may still be starting (a `deno run`) when the
+ * harness dies early in the run, and 2 s counted as survivors processes it ended a moment later.
+ */
+const REAPER_SETTLE_MS = 20_000;
 
 function checkNoBlame(report: ReturnType<typeof parseReport>, label: string): void {
   const blamed = report.results.filter((result) => BLAMING.has(result.status));

@@ -1,6 +1,6 @@
 /**
- * SIGINT in each phase of a run ends it within 2 s (the issue's bound is 1 s, 2 s at worst on a loaded
- * machine) with every report written and no process of the run left: while the first host process spawns,
+ * SIGINT in each phase of a run ends it (no hang: {@linkcode STOP_HANG_MS}; how fast is the bench's) with
+ * every report written and no process of the run left: while the first host process spawns,
  * while a host streams (a hang at `--timeout-multiplier 20`), while Chromium launches, while the browser
  * host's teardown would save a `--trace` (an interrupted teardown saves none: it is bounded), while the MCP
  * Inspector starts and while its UI opens in the browser. The post-terminal and kill
@@ -13,7 +13,7 @@ import { shimPath } from "../../hosts/cli/_installed.ts";
 import { detectBinary } from "../../hosts/cli/_real_host.ts";
 import { parseReport } from "../../src/report/schema.ts";
 import { describeSurvivors, type HarnessProcess, spawnHarness, type TaggedProcess } from "./_harness.ts";
-import { EXIT_WITHIN_MS, interrupt, INTERRUPTED, waitForProcess } from "./_interrupt.ts";
+import { interrupt, INTERRUPTED, STOP_HANG_MS, waitForProcess } from "./_interrupt.ts";
 
 const dir = Deno.makeTempDirSync({ prefix: "conformance-interrupt-phases-" });
 
@@ -86,7 +86,7 @@ const PHASES: readonly Phase[] = [
 
 for (const phase of PHASES) {
   Deno.test({
-    name: `SIGINT while ${phase.name} ends the run within ${EXIT_WITHIN_MS} ms, reports written, no survivor`,
+    name: `SIGINT while ${phase.name} ends the run, reports written, no survivor`,
     ignore: phase.ignore ?? false,
     fn: async () => {
       const out = await Deno.makeTempDir({ dir });
@@ -97,7 +97,10 @@ for (const phase of PHASES) {
       await phase.reach(harness);
       const { exit, stopMs, survivors } = await interrupt(harness);
       assert.equal(exit.code, INTERRUPTED, `stderr: ${exit.stderr.slice(0, 2000)}`);
-      assert.ok(stopMs < EXIT_WITHIN_MS, `the harness took ${Math.round(stopMs)} ms to exit after SIGINT`);
+      assert.ok(
+        stopMs < STOP_HANG_MS,
+        `the harness took ${Math.round(stopMs)} ms to exit after SIGINT: a hang`,
+      );
       assert.deepEqual(survivors, [], `processes of the run survived it:\n${describeSurvivors(survivors)}`);
       const report = parseReport(await Deno.readTextFile(`${out}/report.json`), `${out}/report.json`);
       assert.equal(report.run.incomplete, true, "report.json is not marked incomplete");
