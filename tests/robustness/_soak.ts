@@ -98,6 +98,8 @@ export type Ending = "before-handler" | "interrupted" | "completed" | "superviso
 /** One trial's outcome. */
 export interface Trial {
   readonly ending: Ending;
+  /** Whether the signal was drawn from the start-up (from spawn) rather than from the run's first output. */
+  readonly startup: boolean;
   /** From the signal to the harness's exit. */
   readonly stopMs: number;
   readonly survivors: readonly TaggedProcess[];
@@ -194,7 +196,7 @@ export async function trial(scenario: Scenario, index: number, out: string): Pro
     !exit.stderr.includes("error: Uncaught"),
     `${label}: uncaught error: ${exit.stderr.slice(0, 1000)}`,
   );
-  return { ending, stopMs, survivors };
+  return { ending, startup, stopMs, survivors };
 }
 
 /**
@@ -231,6 +233,10 @@ export interface SoakResult {
   readonly endings: Record<Ending, number>;
   /** Stop times of the trials the run's handler saw (interrupted or SIGKILLed after it), in ms. */
   readonly stops: number[];
+  /** Trials signalled after the run's first output (the others may land before its handler, by design). */
+  running: number;
+  /** Of those, the ones that interrupted the run (the others found it complete). */
+  runningInterrupted: number;
   readonly survivors: TaggedProcess[];
 }
 
@@ -247,14 +253,19 @@ export async function soak(
     completed: 0,
     "supervisor-killed": 0,
   };
-  const result: SoakResult = { endings, stops: [], survivors: [] };
+  const result: SoakResult = { endings, stops: [], survivors: [], running: 0, runningInterrupted: 0 };
   let next = 0;
   const slug = scenario.name.replace(/[^a-z0-9]+/gi, "-");
   const worker = async (id: number) => {
     for (let index = next++; index < trials; index = next++) {
       const one = await trial(scenario, index, `${dir}/${slug}-${id}`);
       endings[one.ending]++;
-      if (one.ending === "interrupted" || one.ending === "supervisor-killed") result.stops.push(one.stopMs);
+      const interrupted = one.ending === "interrupted" || one.ending === "supervisor-killed";
+      if (interrupted) result.stops.push(one.stopMs);
+      if (!one.startup) {
+        result.running++;
+        if (interrupted) result.runningInterrupted++;
+      }
       result.survivors.push(...one.survivors);
     }
   };
