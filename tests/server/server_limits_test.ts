@@ -131,10 +131,11 @@ Deno.test("a body that stalls is answered 408 at the read deadline", async () =>
     server.url,
     requestHead(server.url, "Content-Length: 100\r\n"),
     async (write) => void await write(new TextEncoder().encode('{"jsonrpc"')),
-    5_000,
+    25_000,
   );
   assert.match(answer.head, /^HTTP\/1\.1 408/, `answer: ${JSON.stringify(answer.head)}`);
-  assert.ok(answer.ms < 3_000, `answered after ${answer.ms.toFixed(0)} ms`);
+  // Against a hang only: the 408 says which deadline answered; the other would take 30 s.
+  assert.ok(answer.ms < 15_000, `answered after ${answer.ms.toFixed(0)} ms`);
 });
 
 Deno.test("the server log keeps its last entries, counts the dropped ones and cuts long strings", () => {
