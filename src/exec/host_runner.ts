@@ -111,6 +111,19 @@ export interface MockModelSetup {
 }
 
 /**
+ * How a host is started as an Agent Client Protocol agent (the `cli/acp/*` tier): its own binary with a flag
+ * (native) or an npm adapter's binary, pinned and installed by `deno task hosts:install`.
+ */
+export interface AcpLaunch {
+  /** The program and its arguments, resolved when the tier starts the agent. */
+  command(): { readonly binary: string; readonly args: readonly string[] };
+  /** The adapter package and version (`@agentclientprotocol/codex-acp@2.6.0`) when ACP is not native. */
+  readonly adapter?: string;
+  /** Variables set for the agent, under the sandbox's and the mock model's. */
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+/**
  * One agent-CLI host: how to find it, how to build its command lines, what its stream looks like.
  * Concrete runners live in `hosts/cli/`; the executor and tiers see only this interface.
  */
@@ -172,6 +185,10 @@ export interface HostRunner {
    * downloads the binary from github.com"); a tier's "binary absent" SKIP names it.
    */
   readonly absentWhere?: string;
+  /** How to start it as an ACP agent; absent: `acpUnsupported` says why (its ACP tests SKIP with that). */
+  readonly acp?: AcpLaunch;
+  /** Why the host cannot be driven over ACP, when `acp` is absent. */
+  readonly acpUnsupported?: string;
   /** Resolves the binary to run, or `null` when it is absent. */
   detect(): Promise<string | null>;
   /** Builds the invocation for one golden path. */
