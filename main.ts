@@ -20,6 +20,11 @@ if (import.meta.main) {
     const { main } = await import("./reference_agent/mod.ts");
     Deno.exit(await main(args.slice(1)));
   }
+  if (args[0] === "fake-acp-agent") {
+    // The fake ACP agent is re-invoked per ACP test, like the fake host.
+    const { main } = await import("./fake_acp_agent/mod.ts");
+    Deno.exit(await main(args.slice(1)));
+  }
   const { runCli } = await import("./cli/mod.ts");
   const { processIo } = await import("./cli/io.ts");
   let code: number;
