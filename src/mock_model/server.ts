@@ -28,6 +28,11 @@ export interface MockModelOptions {
   fault?: MockFault;
   /** Port to bind on 127.0.0.1; 0 (default) picks a free one. */
   port?: number;
+  /**
+   * Stream a long reply slowly (4 characters every 200 ms, about half a minute in all), so that a client can
+   * cancel a turn while the model is still answering (the ACP tier's `cli/acp/cancel`).
+   */
+  slow?: boolean;
 }
 
 /** One request the mock model served, as its journal records it. */
@@ -124,6 +129,8 @@ export async function startMockModel(options: MockModelOptions = {}): Promise<Mo
       latency: 20,
       truncateAfterChunks: 3,
     });
+  } else if (options.slow) {
+    mock.on(always, { content: `${reply} ${"and more ".repeat(60)}` }, { chunkSize: 4, latency: 200 });
   } else {
     mock.on(always, { content: reply });
   }

@@ -15,6 +15,7 @@ import { mockModelTier } from "./mock_model.ts";
 import { capabilityBehaviorTier } from "./capability_behavior.ts";
 import { compositionTier } from "./composition.ts";
 import { scriptedTier } from "./scripted.ts";
+import { acpTier } from "./acp.ts";
 
 export type { CliTier } from "./tier.ts";
 
@@ -30,4 +31,5 @@ export const CLI_TIERS: readonly CliTier[] = [
   compositionTier,
   mockModelTier,
   capabilityBehaviorTier,
+  acpTier,
 ];
