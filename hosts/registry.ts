@@ -90,6 +90,11 @@ export const DEFAULT_HOSTS: readonly string[] = ["fake", "fake-minimal", "refere
 /** The install pins of the real agent CLIs, from their host files: what `hosts:install` installs. */
 export const PINNED_HOSTS: readonly PinnedHost[] = CLI_HOSTS.map((host) => host.pin);
 
+/** The ACP adapters of the agent CLIs that speak ACP through one (host ids `<id>-acp`), installed beside them. */
+export const PINNED_ACP_ADAPTERS: readonly PinnedHost[] = CLI_HOSTS.flatMap((host) =>
+  host.acpPin ? [host.acpPin] : []
+);
+
 /** The pin of an agent CLI's host id, or `undefined`. */
 export function pinFor(host: string): PinnedHost | undefined {
   return PINNED_HOSTS.find((pin) => pin.host === host);
@@ -97,7 +102,10 @@ export function pinFor(host: string): PinnedHost | undefined {
 
 /** What the registry's hosts add to the engine's permission baseline (src/permissions.ts). */
 export const REGISTRY_PERMISSIONS: HostPermissions = Object.freeze({
-  hostBinaries: unique(CLI_HOSTS.map((host) => host.runner.binary)),
+  hostBinaries: unique([
+    ...CLI_HOSTS.map((host) => host.runner.binary),
+    ...CLI_HOSTS.flatMap((host) => host.acpPin ? [host.acpPin.binary] : []),
+  ]),
   appsHostBinaries: unique(PINNED_APPS_HOSTS.map((pin) => pin.binary)),
   hostEnv: unique(CLI_HOSTS.flatMap((host) => host.envPrefixes)),
   hostEnvNames: unique(CLI_HOSTS.flatMap((host) => host.envNames)),

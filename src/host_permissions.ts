@@ -24,6 +24,9 @@ export const HOST_BINARIES: readonly string[] = [
   "droid",
   "crush",
   "grok",
+  "claude-agent-acp",
+  "codex-acp",
+  "pi-acp",
 ];
 
 /** The MCP Apps hosts of the registry that run as a local program, by the shim name `hosts:install` writes. */

@@ -26,11 +26,11 @@ import {
   RUNTIMES,
   shimPath,
 } from "../hosts/cli/_installed.ts";
-import { PINNED_HOSTS } from "../hosts/registry.ts";
+import { PINNED_ACP_ADAPTERS, PINNED_HOSTS } from "../hosts/registry.ts";
 
 const MARKER = ".conformance-installed";
 /** Everything `hosts:install` installs: the agent CLIs, then the MCP Apps hosts. */
-const INSTALLABLE: readonly PinnedHost[] = [...PINNED_HOSTS, ...PINNED_APPS_HOSTS];
+const INSTALLABLE: readonly PinnedHost[] = [...PINNED_HOSTS, ...PINNED_ACP_ADAPTERS, ...PINNED_APPS_HOSTS];
 const VERIFIED = ".conformance-verified";
 
 async function exists(path: string): Promise<boolean> {
@@ -158,7 +158,8 @@ async function writeShim(pin: PinnedHost, cacheDir: string): Promise<string> {
 }
 
 /** Runs `<shim> --version` under a throwaway HOME and checks it names the pinned version. */
-async function assertVersion(pin: PinnedHost, shim: string): Promise<string> {
+async function assertVersion(pin: PinnedHost, shim: string, cacheDir: string): Promise<string> {
+  if (pin.versionFromPackage) return await packageVersion(pin, cacheDir);
   const home = await Deno.makeTempDir({ prefix: "conformance-version-" });
   try {
     const result = await run(shim, [...pin.versionArgs], {
@@ -178,6 +179,18 @@ async function assertVersion(pin: PinnedHost, shim: string): Promise<string> {
   } finally {
     await Deno.remove(home, { recursive: true }).catch(() => {});
   }
+}
+
+/** The version in the installed package's `package.json`, for a program with no version flag. */
+async function packageVersion(pin: PinnedHost, cacheDir: string): Promise<string> {
+  const manifest = join(packagePrefix(pin.pkg, cacheDir), "node_modules", pin.pkg.name, "package.json");
+  const version = (JSON.parse(await Deno.readTextFile(manifest)) as { version?: unknown }).version;
+  if (version !== pin.pkg.version) {
+    throw new Error(
+      `${manifest} says version ${JSON.stringify(version)}, not "${pin.pkg.version}": reinstall with --force`,
+    );
+  }
+  return `${pin.binary} ${version} (package.json: no version flag)`;
 }
 
 /** Runs async jobs with at most `limit` in flight. */
@@ -253,7 +266,7 @@ export async function installHosts(options: InstallOptions = {}): Promise<Map<st
     const shimText = await Deno.readTextFile(shim);
     const cached = options.verify || anyInstalled ? null : await Deno.readTextFile(proof).catch(() => null);
     const proven = cached?.startsWith(`${shimText}\n---\n`) ? cached.slice(shimText.length + 5).trim() : null;
-    const version = proven ?? await assertVersion(pin, shim);
+    const version = proven ?? await assertVersion(pin, shim, cacheDir);
     if (proven === null) await Deno.writeTextFile(proof, `${shimText}\n---\n${version}\n`);
     log(`ok        ${pin.host}: ${shim} → ${version}${proven === null ? "" : " (verified at install)"}`);
     shims.set(pin.host, shim);

@@ -45,6 +45,8 @@ export interface PinnedHost {
    * reached the program is reported as not installed (with the postinstall's error) instead of failing the install.
    */
   readonly binaryDownloadFrom?: string;
+  /** The program has no version flag: the version is read from the installed package's `package.json`. */
+  readonly versionFromPackage?: boolean;
 }
 
 /** The runtimes a pinned program may need. */

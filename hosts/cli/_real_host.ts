@@ -75,7 +75,10 @@ export interface InstallSpec {
   readonly runtimes?: readonly PinnedRuntimeName[];
   /** The real entry point inside the install prefix; default `node_modules/.bin/<binary>`. */
   readonly entry?: string;
-  /** Arguments that print the version; default `--version`. */
+  /**
+   * Arguments that print the version; default `--version`. Empty for a program with no version flag (pi-acp):
+   * the installed package's `package.json` is read instead.
+   */
   readonly versionArgs?: readonly string[];
   /**
    * What `versionArgs` print when the program hard-codes a number other than its package version (grok-cli
@@ -92,9 +95,24 @@ export interface InstallSpec {
   readonly binaryDownloadFrom?: string;
 }
 
+/**
+ * How a real host speaks the Agent Client Protocol: its own binary with `args` (native), or an npm adapter's
+ * binary (`adapter`, installed and pinned by `hosts:install` beside the CLI, as host `<id>-acp`).
+ */
+export interface RealAcpSpec {
+  /** The arguments that start the ACP agent on stdio. */
+  readonly args: readonly string[];
+  /** The flag that names the model, when ACP mode takes one on argv (the mock model's model goes there). */
+  readonly modelFlag?: string;
+  /** The adapter, when ACP is not native: its executable name and install pin. */
+  readonly adapter?: InstallSpec & { readonly binary: string };
+}
+
 /** A real host's static description; {@linkcode defineRealHost} turns it into a runner and registry entry. */
 export interface RealHostSpec
-  extends Omit<HostRunner, "name" | "detect" | "build" | "goldenPaths" | "pinnedVersion"> {
+  extends Omit<HostRunner, "name" | "detect" | "build" | "goldenPaths" | "pinnedVersion" | "acp"> {
+  /** How it is driven over ACP; absent: `acpUnsupported` says why. */
+  readonly acp?: RealAcpSpec;
   readonly id: string;
   readonly summary: string;
   /** Its install pin: `hosts:install` installs it, and its version is the pinned version. */
@@ -133,6 +151,8 @@ export interface RealHost {
   readonly runner: HostRunner & { readonly unsupportedPaths: Readonly<Partial<Record<string, string>>> };
   readonly entry: CliHostEntry;
   readonly pin: PinnedHost;
+  /** The pin of its ACP adapter (host id `<id>-acp`), when it speaks ACP through one. */
+  readonly acpPin?: PinnedHost;
   readonly envPrefixes: readonly string[];
   /**
    * Every variable its `envAllow` hands on, by name: its exact names, and the names its wildcards stand for
@@ -164,8 +184,20 @@ export interface RealHost {
  * ```
  */
 export function defineRealHost(spec: RealHostSpec): RealHost {
-  const { id, summary, paths, unsupportedPaths, envAllow, envNames, env, install, envPrefixes, ...rest } =
-    spec;
+  const {
+    id,
+    summary,
+    paths,
+    unsupportedPaths,
+    envAllow,
+    envNames,
+    env,
+    install,
+    envPrefixes,
+    acp,
+    ...rest
+  } = spec;
+  const adapter = acp?.adapter;
   const unsupported: Readonly<Partial<Record<string, string>>> = Object.freeze({ ...unsupportedPaths });
   const built = cliRunner({
     ...rest,
@@ -180,6 +212,19 @@ export function defineRealHost(spec: RealHostSpec): RealHost {
       }
       : {}),
     command: () => ({ binary: resolveBinary(id, spec.binary), args: [] }),
+    ...(acp
+      ? {
+        acp: {
+          // An adapter is found like the host's own binary: its shim, else PATH.
+          command: (model?: string) => ({
+            binary: adapter ? resolveBinary(`${id}-acp`, adapter.binary) : resolveBinary(id, spec.binary),
+            args: [...acp.args, ...(acp.modelFlag && model ? [acp.modelFlag, model] : [])],
+          }),
+          env: { ...QUIET_ENV, ...env },
+          ...(adapter ? { adapter: `${adapter.package}@${adapter.version}` } : {}),
+        },
+      }
+      : {}),
     env: { ...QUIET_ENV, ...env },
     envAllow: [...HOME_ALLOW, ...envAllow],
     missingPath: (path) => {
@@ -202,6 +247,7 @@ export function defineRealHost(spec: RealHostSpec): RealHost {
     runner,
     entry,
     pin: pinOf(id, spec.binary, install),
+    ...(adapter ? { acpPin: pinOf(`${id}-acp`, adapter.binary, adapter) } : {}),
     envPrefixes: Object.freeze([...envPrefixes]),
     envNames: Object.freeze([
       ...new Set([...envAllow.filter((name) => !name.endsWith("*")), ...(envNames ?? [])]),
@@ -220,6 +266,7 @@ function pinOf(host: string, binary: string, install: InstallSpec): PinnedHost {
     ...(install.printedVersion ? { printedVersion: install.printedVersion } : {}),
     ...(install.executables ? { executables: Object.freeze([...install.executables]) } : {}),
     ...(install.binaryDownloadFrom ? { binaryDownloadFrom: install.binaryDownloadFrom } : {}),
+    ...(install.versionArgs?.length === 0 ? { versionFromPackage: true } : {}),
   });
 }
 

@@ -32,6 +32,7 @@ export const amp = defineRealHost({
     version: "0.0.1790142911-g7618fb",
     entry: "node_modules/@ampcode/cli-linux-x64/amp",
   },
+  acpUnsupported: "amp has no ACP mode (no ACP strings in its binary) and no ACP adapter on npm",
   envPrefixes: ["AMP_*"],
   summary: "Sourcegraph Amp CLI (-x --stream-json, claude-compatible stream)",
   dialect: "claude",

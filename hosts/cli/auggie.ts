@@ -32,6 +32,7 @@ export const auggie = defineRealHost({
   id: "auggie",
   binary: "auggie",
   install: { package: "@augmentcode/auggie", version: "0.36.0" },
+  acp: { args: ["--acp"] },
   envPrefixes: ["AUGMENT_*"],
   summary: "Augment Code Auggie CLI (--print --output-format json, one claude-style result)",
   dialect: "claude",

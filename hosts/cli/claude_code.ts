@@ -48,6 +48,16 @@ export const claudeCode = defineRealHost({
   id: "claude-code",
   binary: "claude",
   install: { package: "@anthropic-ai/claude-code", version: "2.1.332" },
+  // ACP through the official adapter (research: acp.md), which runs Claude through the Agent SDK.
+  acp: {
+    args: [],
+    adapter: {
+      binary: "claude-agent-acp",
+      package: "@agentclientprotocol/claude-agent-acp",
+      version: "0.101.0",
+      runtimes: ["node"],
+    },
+  },
   envPrefixes: ["ANTHROPIC_*", "CLAUDE_*", "AWS_*", "GOOGLE_*"],
   summary: "Anthropic Claude Code CLI (stream-json)",
   dialect: "claude",

@@ -46,6 +46,7 @@ export const cline = defineRealHost({
   id: "cline",
   binary: "cline",
   install: { package: "cline", version: "3.0.65" },
+  acp: { args: ["--acp"] },
   envPrefixes: ["CLINE_*"],
   summary: "Cline CLI (--json hook and agent events)",
   dialect: "cline",

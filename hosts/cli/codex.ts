@@ -24,6 +24,16 @@ export const codex = defineRealHost({
   id: "codex",
   binary: "codex",
   install: { package: "@openai/codex", version: "0.171.0" },
+  // ACP through the official adapter, a TypeScript wrapper over `codex app-server`.
+  acp: {
+    args: [],
+    adapter: {
+      binary: "codex-acp",
+      package: "@agentclientprotocol/codex-acp",
+      version: "2.6.0",
+      runtimes: ["node"],
+    },
+  },
   envPrefixes: ["OPENAI_*", "CODEX_*"],
   summary: "OpenAI Codex CLI (exec --json)",
   dialect: "codex",

@@ -21,6 +21,7 @@ export const continueCli = defineRealHost({
   id: "continue",
   binary: "cn",
   install: { package: "@continuedev/cli", version: "1.5.47" },
+  acpUnsupported: "cn has no ACP mode (its subcommands are checks, ls, review and serve)",
   envPrefixes: ["CONTINUE_*"],
   summary: "Continue CLI (cn -p; the reply printed at the end, EOF-terminated)",
   dialect: "continue",

@@ -40,6 +40,8 @@ export const copilot = defineRealHost({
   install: { package: "@github/copilot", version: "1.0.102" },
   // Only COPILOT_* (its sign-in token is COPILOT_GITHUB_TOKEN): the generic GH_TOKEN and GITHUB_TOKEN it also
   // reads are GitHub credentials of the user, not the agent's, and stay out of its environment.
+  // Hidden from --help; present in the bundle and the changelog. `--stdio` as acpx passes it.
+  acp: { args: ["--acp", "--stdio"] },
   envPrefixes: ["COPILOT_*"],
   summary: "GitHub Copilot CLI (-p, --output-format json session events)",
   dialect: "copilot",

@@ -47,6 +47,7 @@ export const crush = defineRealHost({
     entry: `node_modules/${PACKAGE}/bin/crush`,
     binaryDownloadFrom: "github.com",
   },
+  acpUnsupported: "crush has no ACP mode in its --help nor in the ACP agents list, and no adapter on npm",
   envPrefixes: ["CRUSH_*"],
   summary:
     "Charm Crush (crush run; the reply printed as plain text, EOF-terminated; from its source, not run here)",

@@ -37,6 +37,7 @@ export const droid = defineRealHost({
     entry: `node_modules/${PLATFORM}/bin/droid`,
     executables: [`node_modules/${PLATFORM}/bin/droid`],
   },
+  acp: { args: ["exec", "--output-format", "acp"] },
   envPrefixes: ["FACTORY_*"],
   summary: "Factory Droid (droid exec --output-format stream-json)",
   dialect: "droid",

@@ -27,6 +27,8 @@ export const gemini = defineRealHost({
   id: "gemini",
   binary: "gemini",
   install: { package: "@google/gemini-cli", version: "0.61.0" },
+  // Without a model named, ACP mode routes through a flash-lite classifier first, which the mock cannot answer.
+  acp: { args: ["--acp"], modelFlag: "-m" },
   envPrefixes: ["GEMINI_*", "GOOGLE_*"],
   summary: "Google Gemini CLI (stream-json)",
   dialect: "gemini",

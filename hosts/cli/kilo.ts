@@ -30,6 +30,7 @@ export const kilo = defineRealHost({
   id: "kilo",
   binary: "kilo",
   install: { package: "@kilocode/cli", version: "7.7.7" },
+  acp: { args: ["acp"] },
   envPrefixes: ["KILO_*", "ANTHROPIC_*", "OPENAI_*", "OPENROUTER_*"],
   summary: "Kilo Code CLI (opencode fork: run --format json; EOF-terminated stream)",
   dialect: "opencode",

@@ -28,6 +28,7 @@ export const kimiCode = defineRealHost({
   id: "kimi-code",
   binary: "kimi",
   install: { package: "@moonshot-ai/kimi-code", version: "2.1.0", runtimes: ["node"] },
+  acp: { args: ["acp"] },
   envPrefixes: ["KIMI_*", "MOONSHOT_*"],
   summary: "Moonshot Kimi Code CLI (stream-json, {role} lines)",
   dialect: "kimi",

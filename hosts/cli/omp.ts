@@ -30,6 +30,7 @@ export const omp = defineRealHost({
   id: "omp",
   binary: "omp",
   install: { package: "@oh-my-pi/pi-coding-agent", version: "18.2.3", runtimes: ["bun"] },
+  acp: { args: ["acp"] },
   envPrefixes: ["PI_CODING_AGENT_*", "ANTHROPIC_*", "OPENAI_*", "GEMINI_*", "OPENROUTER_*"],
   summary: "oh-my-pi coding agent (--mode json; pi event family)",
   dialect: "pi",

@@ -26,6 +26,7 @@ export const opencode = defineRealHost({
   id: "opencode",
   binary: "opencode",
   install: { package: "opencode-ai", version: "1.18.33" },
+  acp: { args: ["acp"] },
   envPrefixes: ["OPENCODE_*", "ANTHROPIC_*", "OPENAI_*", "OPENROUTER_*"],
   summary: "opencode (run --format json; EOF-terminated stream)",
   dialect: "opencode",

@@ -41,6 +41,11 @@ export const pi = defineRealHost({
   id: "pi",
   binary: "pi",
   install: { package: "@mariozechner/pi-coding-agent", version: "0.73.1" },
+  // pi has only `--mode rpc`: ACP through the community adapter, which has no version flag.
+  acp: {
+    args: [],
+    adapter: { binary: "pi-acp", package: "pi-acp", version: "0.0.34", runtimes: ["node"], versionArgs: [] },
+  },
   envPrefixes: ["PI_CODING_AGENT_*", "ANTHROPIC_*", "OPENAI_*", "GEMINI_*", "OPENROUTER_*"],
   summary: "pi coding agent (--mode json; lookahead terminal on agent_end)",
   dialect: "pi",

@@ -34,6 +34,7 @@ export const qwen = defineRealHost({
     // npm 11 runs no install scripts, which leaves the vendored ripgrep without its exec bit.
     executables: ["node_modules/@qwen-code/qwen-code/vendor/ripgrep/x64-linux/rg"],
   },
+  acp: { args: ["--acp"] },
   envPrefixes: ["QWEN_*", "DASHSCOPE_*", "OPENAI_*"],
   summary: "Qwen Code CLI (stream-json, claude-compatible envelope)",
   dialect: "qwen",

@@ -115,8 +115,11 @@ export interface MockModelSetup {
  * (native) or an npm adapter's binary, pinned and installed by `deno task hosts:install`.
  */
 export interface AcpLaunch {
-  /** The program and its arguments, resolved when the tier starts the agent. */
-  command(): { readonly binary: string; readonly args: readonly string[] };
+  /**
+   * The program and its arguments, resolved when the tier starts the agent; `model` (the mock model's
+   * `MockModelSetup.model`) is passed on argv when the host takes one there.
+   */
+  command(model?: string): { readonly binary: string; readonly args: readonly string[] };
   /** The adapter package and version (`@agentclientprotocol/codex-acp@2.6.0`) when ACP is not native. */
   readonly adapter?: string;
   /** Variables set for the agent, under the sandbox's and the mock model's. */

@@ -130,7 +130,9 @@ export async function startMockModel(options: MockModelOptions = {}): Promise<Mo
       truncateAfterChunks: 3,
     });
   } else if (options.slow) {
-    mock.on(always, { content: `${reply} ${"and more ".repeat(60)}` }, { chunkSize: 4, latency: 200 });
+    // Counting, not a repeated phrase: gemini's loop detection ends a turn whose chunks repeat.
+    const counting = Array.from({ length: 150 }, (_, i) => i + 1).join(" ");
+    mock.on(always, { content: `${reply} ${counting}` }, { chunkSize: 4, latency: 200 });
   } else {
     mock.on(always, { content: reply });
   }

@@ -58,6 +58,7 @@ export async function startAcpRun(
   let mock: MockModel | null = null;
   try {
     let modelEnv: Record<string, string> = {};
+    let model: string | undefined;
     if (runner.mockModel) {
       mock = await startMockModel(options.slowModel ? { slow: true } : {});
       const setup = runner.mockModel({ url: mock.url, home: sandbox.home });
@@ -67,8 +68,9 @@ export async function startAcpRun(
         await Deno.writeTextFile(path, content);
       }
       modelEnv = { ...setup.env };
+      model = setup.model;
     }
-    const command = launch.command();
+    const command = launch.command(model);
     const invocation: HostInvocation = {
       binary: command.binary,
       args: command.args,

@@ -43,13 +43,16 @@ const UNTARGETABLE: Readonly<Record<string, string>> = Object.fromEntries(
   ].map((name) => [`cli/scripted/${name}`, SCRIPTED_ROW]),
 );
 
-/** Every CLI test id some host of the registry lists with the mock-model tiers on. */
+/**
+ * Every CLI test id some host of the registry lists with the mock-model tiers on, but the ACP tier's: it has
+ * its own agent and variants (the fake ACP agent), gated by tests/suite/cli/acp_variants_test.ts.
+ */
 function everyCliTest(): Set<string> {
   const settings = headlessSettings({ mockModel: true });
   return new Set(
     HOSTS.flatMap((entry) =>
       entry.kind === "cli" ? cliDriver.list(entry, settings).map((test) => test.id) : []
-    ),
+    ).filter((id) => !id.startsWith("cli/acp/")),
   );
 }
 
