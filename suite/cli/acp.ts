@@ -338,6 +338,16 @@ function resultOf(response: JsonRpcMessage | "timeout" | "exited"): Record<strin
   return result as Record<string, unknown>;
 }
 
+/** The `session/update` kinds that belong to a turn: none may follow the turn's response. */
+const TURN_CONTENT: ReadonlySet<string> = new Set([
+  "user_message_chunk",
+  "agent_message_chunk",
+  "agent_thought_chunk",
+  "tool_call",
+  "tool_call_update",
+  "plan",
+]);
+
 /** A prompt's turn in the transcript: its update kinds, and what breaks the ordering rules. */
 function turnOf(run: AcpRun, sessionId: string, id: number) {
   const entries = run.connection.transcript;
@@ -346,7 +356,9 @@ function turnOf(run: AcpRun, sessionId: string, id: number) {
   const sent = entries.findIndex((entry) => entry.dir === "send" && entry.message?.id === id);
   const answered = responses[0] ?? entries.length;
   const kinds = updates.filter((i) => i > sent && i < answered).map((i) => updateKind(entries[i]!));
-  const late = updates.filter((i) => i > answered);
+  // Session-level updates (available commands, mode, config, session info, usage) may come at any time
+  // (v1/slash-commands: the command list may change at any time); a turn's content may not follow its response.
+  const late = updates.filter((i) => i > answered && TURN_CONTENT.has(updateKind(entries[i]!)));
   const details = { transcript: transcriptTail(entries) };
   const problem = responses.length > 1
     ? `${responses.length} responses to one session/prompt (a second stop reason)`
