@@ -60,6 +60,7 @@ function entryOf(defect: FakeAcpDefect | null): CliHostEntry {
     acp: {
       command: () => selfCommand("fake-acp-agent"),
       env: { ...denoDir(), ...(defect ? { [FAKE_ACP_DEFECT_ENV]: defect } : {}) },
+      modelFree: true,
     },
   });
   return {

@@ -124,6 +124,8 @@ export interface AcpLaunch {
   readonly adapter?: string;
   /** Variables set for the agent, under the sandbox's and the mock model's. */
   readonly env?: Readonly<Record<string, string>>;
+  /** The agent needs no model at all (the scripted fake): its ACP tests run without `--mock-model`. */
+  readonly modelFree?: boolean;
 }
 
 /**

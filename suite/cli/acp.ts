@@ -12,10 +12,13 @@ import type { CliHostEntry } from "../../src/host.ts";
 import { fail, type Outcome, pass, skip, warn } from "../../src/outcome.ts";
 import type { TestCase } from "../../src/suite.ts";
 import type { JsonRpcMessage } from "../../src/acp/connection.ts";
+import { waitGroupGone } from "../../src/exec/process_group.ts";
 import {
   type AcpRun,
   CLIENT_PROTOCOL_VERSION,
+  initializeParams,
   PROMPT_MS,
+  REQUEST_MS,
   responsesTo,
   startAcpRun,
   transcriptTail,
@@ -39,6 +42,8 @@ const SETTLE_MS = 1_000;
 const CANCEL_MS = 10_000;
 /** How long the agent may take to exit once its stdin is closed, before the multiplier. */
 const EXIT_MS = 10_000;
+/** How long the agent's children may outlive it, before the multiplier. */
+const GROUP_GONE_MS = 5_000;
 
 interface AcpCase {
   readonly name: string;
@@ -269,11 +274,8 @@ const CASES: readonly AcpCase[] = [
       await connection.sendRaw('{"jsonrpc": "2.0", "id": 41, "method": "initialize", ');
       const invalidId = connection.freshId();
       await connection.sendMessage({ jsonrpc: "2.0", id: invalidId, params: {} });
-      const probe = await connection.request(
-        "session/new",
-        { cwd: run.sandbox.work, mcpServers: [] },
-        CANCEL_MS * k,
-      );
+      // Any answer (a result or an error) to a cheap request shows the connection still usable.
+      const probe = await connection.request("initialize", initializeParams(), REQUEST_MS * k);
       if (typeof probe.response === "string") {
         const status = await connection.waitExit(0);
         return fail(
@@ -306,9 +308,13 @@ const CASES: readonly AcpCase[] = [
       await connection.closeStdin();
       const status = await connection.waitExit(EXIT_MS * k);
       if (status === "late") return fail(`still running ${EXIT_MS * k} ms after its stdin closed`);
-      const gone = await connection.checkGone();
+      // The agent's children may take a moment to follow it out.
+      const gone = await waitGroupGone(connection.pgid, GROUP_GONE_MS * k);
       if (!gone) {
-        return fail(`exited (code ${status.code}) but processes of its group ${connection.pgid} live on`);
+        return fail(
+          `exited (code ${status.code}) but processes of its group ${connection.pgid} were still alive ` +
+            `${GROUP_GONE_MS * k} ms later`,
+        );
       }
       return pass({
         observed: `exited with code ${status.code} after its stdin closed; group ${connection.pgid} gone`,
@@ -376,9 +382,8 @@ export const acpTier: CliTier = {
   list(entry: CliHostEntry, settings): TestCase[] {
     const { runner } = entry;
     if (!runner.acp && !runner.acpUnsupported) return [];
-    // Real hosts run offline against the mock model only; a host with no model of its own (the fake) always.
-    if (runner.mockModel && !settings.mockModel) return [];
-    if (!runner.acp && !settings.mockModel) return [];
+    // Real hosts run offline against the mock model only; an agent with no model at all (the fake) always.
+    if (!settings.mockModel && !runner.acp?.modelFree) return [];
     return CASES.map((c) => ({ id: `${PREFIX}${c.name}`, title: `ACP: ${c.title}` }));
   },
   async run(entry, test, settings, signal): Promise<Outcome> {
@@ -388,6 +393,13 @@ export const acpTier: CliTier = {
     }
     const c = CASES.find((candidate) => `${PREFIX}${candidate.name}` === test.id);
     if (!c) throw new RangeError(`No ACP case "${test.id}": see suite/cli/acp.ts`);
+    if (!runner.acp.modelFree && !runner.mockModel) {
+      return skip(
+        `cannot point ${runner.name} at a local model: ${
+          runner.mockModelUnsupported ?? "no mock-model setup"
+        }`,
+      );
+    }
     if (await runner.detect() === null) {
       return skip(`binary absent: "${runner.binary}" is not installed (deno task hosts:install) nor on PATH`);
     }
