@@ -71,6 +71,8 @@ export const opencode = defineRealHost({
       OPENCODE_CONFIG_CONTENT: JSON.stringify({
         autoupdate: false,
         share: "disabled",
+        // `opencode acp` takes no -m: its sessions start on the config's model.
+        model: "mock/mock-model",
         provider: {
           mock: {
             npm: "@ai-sdk/openai-compatible",
