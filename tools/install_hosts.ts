@@ -1,6 +1,7 @@
 /**
  * `deno task hosts:install`: installs the registry's agent CLIs (`PINNED_HOSTS` of hosts/registry.ts, each pin
- * from its host file) and the MCP Apps hosts that run from an npm package (the MCP Inspector) at their exact
+ * from its host file), the ACP adapters some of them are driven through (`PINNED_ACP_ADAPTERS`, ids `<host>-acp`)
+ * and the MCP Apps hosts that run from an npm package (the MCP Inspector) at their exact
  * pinned versions (plus bun for omp and a Node ≥ 22.19 for kimi-code and the Inspector) into a cache folder
  * outside the repository, writes one shim per program into
  * `<cache>/bin`, and asserts each one's `--version` (once per install; `--verify` repeats it). Idempotent: a
