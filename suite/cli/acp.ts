@@ -9,6 +9,8 @@
  * @module
  */
 import type { CliHostEntry } from "../../src/host.ts";
+import type { HostRunner } from "../../src/exec/host_runner.ts";
+import { inSlot } from "./mock_model.ts";
 import { fail, type Outcome, pass, skip, warn } from "../../src/outcome.ts";
 import type { TestCase } from "../../src/suite.ts";
 import type { JsonRpcMessage } from "../../src/acp/connection.ts";
@@ -403,26 +405,29 @@ export const acpTier: CliTier = {
     if (await runner.detect() === null) {
       return skip(`binary absent: "${runner.binary}" is not installed (deno task hosts:install) nor on PATH`);
     }
-    await using run = await startAcpRun(runner, {
-      k: settings.timeoutMultiplier,
-      signal,
-      ...(c.slowModel ? { slowModel: true } : {}),
-    });
-    const outcome = await c.run(run);
-    const gone = await run.connection.stop();
-    const stamped = { ...outcome, details: { ...outcome.details, clause: c.clause } };
-    if (!gone) {
-      return fail(`the agent's process group ${run.connection.pgid} survived SIGKILL`, stamped.details);
-    }
-    if (outcome.status === "FAIL" && !("transcript" in (outcome.details ?? {}))) {
-      return {
-        ...stamped,
-        details: { ...stamped.details, transcript: transcriptTail(run.connection.transcript) },
-      };
-    }
-    return stamped;
+    // A real CLI is heavy to start: it shares the mock-model tiers' run slots (suite/cli/mock_model.ts).
+    const job = () => runCase(runner, c, settings.timeoutMultiplier, signal);
+    return runner.acp.modelFree ? await job() : await inSlot(job, signal, runner);
   },
 };
+
+/** Runs one case in a fresh sandbox, then ends the agent's group: the outcome, stamped with its clause. */
+async function runCase(runner: HostRunner, c: AcpCase, k: number, signal: AbortSignal): Promise<Outcome> {
+  await using run = await startAcpRun(runner, { k, signal, ...(c.slowModel ? { slowModel: true } : {}) });
+  const outcome = await c.run(run);
+  const gone = await run.connection.stop();
+  const stamped = { ...outcome, details: { ...outcome.details, clause: c.clause } };
+  if (!gone) {
+    return fail(`the agent's process group ${run.connection.pgid} survived SIGKILL`, stamped.details);
+  }
+  if (outcome.status === "FAIL" && !("transcript" in (outcome.details ?? {}))) {
+    return {
+      ...stamped,
+      details: { ...stamped.details, transcript: transcriptTail(run.connection.transcript) },
+    };
+  }
+  return stamped;
+}
 
 /** The ACP case names, in run order. */
 export const ACP_CASES: readonly string[] = CASES.map((c) => c.name);
