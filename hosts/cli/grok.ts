@@ -25,6 +25,8 @@ export const grok = defineRealHost({
   id: "grok",
   binary: "grok",
   install: { package: "@vibe-kit/grok-cli", version: "0.0.34", printedVersion: "1.0.1" },
+  acpUnsupported:
+    "grok-cli 0.0.34 has no ACP mode (none in --help, no ACP strings in its dist/) and no adapter on npm",
   envPrefixes: ["GROK_*"],
   summary: "grok-cli (-p; OpenAI-style {role} lines printed when the run is over, EOF-terminated)",
   dialect: "grok",
