@@ -1,7 +1,9 @@
 /**
  * Run by process_group_test.ts with a run list under which `Deno.kill` is refused (as under the harness's
  * permission set): starts `GROUPS` process groups, ends them all at once with killGroup (as an abort ends a
- * tier's hosts), and prints as JSON whether they went and how late a 5 ms timer ran meanwhile.
+ * tier's hosts), and prints as JSON whether they went, how many synchronous spawns (`outputSync`, which
+ * blocks the event loop for a whole process run) the ending took, and how late a 5 ms timer ran meanwhile
+ * (shown, not judged: on a loaded machine it measures the load).
  */
 import { groupAlive, killGroup } from "../../src/exec/process_group.ts";
 
@@ -21,6 +23,12 @@ try {
 } catch (error) {
   denoKillRefused = error instanceof Deno.errors.NotCapable;
 }
+let syncSpawns = 0;
+const outputSync = Deno.Command.prototype.outputSync;
+Deno.Command.prototype.outputSync = function (this: Deno.Command) {
+  syncSpawns++;
+  return outputSync.call(this);
+};
 let last = performance.now();
 let maxLagMs = 0;
 const ticker = setInterval(() => {
@@ -32,10 +40,12 @@ const gone = await Promise.all(
   children.map((child) => killGroup(child.pid, { graceMs: 2_000, verifyMs: 5_000 })),
 );
 clearInterval(ticker);
+Deno.Command.prototype.outputSync = outputSync;
 await Promise.all(children.map((child) => child.status));
 const alive = await Promise.all(children.map((child) => groupAlive(child.pid)));
 console.log(JSON.stringify({
   denoKillRefused,
   allGone: gone.every(Boolean) && !alive.some(Boolean),
+  syncSpawns,
   maxLagMs: Math.round(maxLagMs),
 }));

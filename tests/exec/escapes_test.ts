@@ -135,7 +135,9 @@ Deno.test({
       assert.deepEqual(observation.kinds, ["init", "terminal"]);
       assert.deepEqual(observation.violations.map((v) => v.kind), ["group_escaped"]);
       assert.match(observation.violations[0]!.message, /output was held open \d+ ms after its exit/);
-      assert.ok(observation.durationMs < 900, `took ${observation.durationMs} ms: the drain ran out`);
+      // The drain running out says so in the violation ("stopped reading it after 1000 ms"): read, not timed.
+      assert.doesNotMatch(observation.violations[0]!.message, /stopped reading it after/);
+      assert.ok(observation.durationMs < 30_000, `took ${observation.durationMs} ms: a hang`);
       assert.deepEqual(await marked(mark), []);
     } finally {
       await sweep(mark);

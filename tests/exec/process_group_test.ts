@@ -55,6 +55,7 @@ Deno.test("with Deno.kill refused, ending many groups at once shares one `kill` 
     const seen = JSON.parse(text.decode(stdout)) as {
       denoKillRefused: boolean;
       allGone: boolean;
+      syncSpawns: number;
       maxLagMs: number;
     };
     assert.equal(seen.denoKillRefused, true, "this test needs Deno.kill to be refused");
@@ -65,8 +66,13 @@ Deno.test("with Deno.kill refused, ending many groups at once shares one `kill` 
       `${groups} groups took ${terms.length} \`kill -s TERM\` runs:\n${terms.join("\n")}`,
     );
     assert.ok(terms.join(" ").split(" -").length - 1 >= groups, `not every group was signalled: ${terms}`);
-    // A synchronous `kill` per group stalls every timer for the whole series of spawns.
-    assert.ok(seen.maxLagMs < 100, `a 5 ms timer ran ${seen.maxLagMs} ms late while the groups were ended`);
+    // A synchronous `kill` per group stalls every timer for the whole series of spawns: counted, not timed
+    // (a timer's lateness on a shared machine measures its load as much as the code).
+    assert.equal(
+      seen.syncSpawns,
+      0,
+      `ending the groups ran ${seen.syncSpawns} synchronous spawn(s); a 5 ms timer ran ${seen.maxLagMs} ms late`,
+    );
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
