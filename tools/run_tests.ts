@@ -80,6 +80,7 @@ export const WEIGHTS: Readonly<Record<string, number>> = {
   // Alone, 2026-12-05, load 5-35 (docs/performance.md): wall seconds.
   "tests/hosts/web/reference_variants_test.ts": 900,
   "tests/hosts/cli/capability_behavior_e2e_test.ts": 328,
+  "tests/hosts/cli/acp_e2e_test.ts": 110,
   "tests/hosts/cli/reference_agent_variants_test.ts": 157,
   "tests/hosts/cli/mock_model_e2e_test.ts": 128,
   "tests/binary/compile_test.ts": 121,
