@@ -7,10 +7,34 @@
  * of {@linkcode InIframeChannel}; the Runner sees it in {@linkcode SuitePoll}, services it against its
  * `Host`, and answers with {@linkcode CapabilityResult} through `resolve`.
  *
- * Wire-compatible with the public upstream proposal (modelcontextprotocol/ext-apps PR #726): the same channel
- * name, method names, statuses, clauses, vantages and request kinds. Everything this file adds is optional on
- * the wire (`requestSeq`, `progress`, `launcher`, `draft`, the local-only request kinds), so an upstream
- * Runner can drive this suite and this Runner can drive an upstream suite.
+ * Wire-compatible with the public upstream proposal (modelcontextprotocol/ext-apps PR #726, and the
+ * alpic-ai/mcp-app-conformance suite it came from): the same channel name, method names, statuses, clauses,
+ * vantages and request kinds, and answers that mean what upstream reads them to mean. Everything this file
+ * adds is optional on the wire (`requestSeq`, `progress`, `launcher`, `draft`, the `consent` hint, the
+ * local-only request kinds, the extra fields of an answer's `value`), so an upstream Runner can drive this
+ * suite and this Runner can drive an upstream suite.
+ *
+ * What each answer means, kind by kind ({@linkcode CapabilityResult}; `unsupported: true` always means the
+ * host cannot do it at all, and an `error` always means the host tried and could not tell):
+ *
+ * - `clickTrigger`, `toggleTheme`, `resetIsolation`, `triggerTeardown`, `cancelTool`, `streamPartialInput`:
+ *   `ok` says the host did it.
+ * - `confirmDialog`: `ok` says the host showed the consent and accepted it (for `link`, and its older
+ *   upstream name `open-link`: that the link opened); a download's `value` is a {@linkcode DownloadReceipt}.
+ *   A dialog kind the host does not know answers `unsupported`.
+ * - `checkLinkOpen`: `ok` says a tab opened the URL.
+ * - `conversationContains`: `ok` IS the answer, *found* (upstream negates it to test an absence); `value` is
+ *   a {@linkcode ConversationMatch} with the details. A miss is `ok: false` without `error`.
+ * - `readConsole`: `ok` IS the answer, *a line matched*; `value` is a {@linkcode ConsoleMatch}. A miss is
+ *   `ok: false` without `error`.
+ * - `readModelToolList`: `value` is the array of tool names the model sees ({@linkcode ModelToolList}).
+ * - `inspectFrame`: `value` is a {@linkcode FrameInspection}: upstream's `total`, `sandboxed`,
+ *   `firstSandbox`, `viewSandboxed`, `viewSandbox`, `viewChainDepth`, and this project's `allow`, `frames`.
+ * - Any request kind a host does not know: `unsupported`, never a thrown error.
+ *
+ * How it is tested: `tests/protocol_test.ts` (each answer's shape and its upstream reading),
+ * `tests/runner/runner_loop_test.ts` (unknown kinds and dialog aliases answer `unsupported` or resolve), and
+ * the catalogue's own tests, which read these answers the upstream way.
  *
  * Pure types and tiny pure helpers only: importable from the browser bundle and from Deno alike.
  *
@@ -84,6 +108,29 @@ export interface SubtestResult {
 /** The dialogs `confirmDialog` can accept. `link` is this project's alias of `checkLinkOpen`. */
 export type DialogKind = "download" | "sampling" | "link";
 
+/** Every {@linkcode DialogKind}. */
+export const DIALOG_KINDS: readonly DialogKind[] = ["download", "sampling", "link"];
+
+/** The older upstream names of a {@linkcode DialogKind} that still arrive on the wire. */
+export const DIALOG_ALIASES: Readonly<Record<string, DialogKind>> = Object.freeze({ "open-link": "link" });
+
+/**
+ * The {@linkcode DialogKind} a `confirmDialog` names, its upstream alias resolved (`open-link` → `link`), or
+ * `null` when it names none this protocol knows (the host answers `unsupported`).
+ *
+ * @example
+ * ```ts
+ * import { dialogKindOf } from "./protocol.ts";
+ * dialogKindOf("open-link"); // "link"
+ * dialogKindOf("camera"); // null
+ * ```
+ */
+export function dialogKindOf(dialog: unknown): DialogKind | null {
+  if (typeof dialog !== "string") return null;
+  if ((DIALOG_KINDS as readonly string[]).includes(dialog)) return dialog as DialogKind;
+  return Object.hasOwn(DIALOG_ALIASES, dialog) ? DIALOG_ALIASES[dialog]! : null;
+}
+
 /**
  * One thing a host can physically do, requested by a test. The first nine kinds are upstream's; the last three
  * are hooks only the local reference host offers (real hosts answer `unsupported`, which SKIPs the test).
@@ -100,11 +147,14 @@ export type CapabilityRequest =
      */
     consent?: DialogKind;
   }
-  /** Accept a host-native permission dialog raised by the triggered action. */
+  /**
+   * Accept a host-native permission dialog raised by the triggered action. `open-link` is upstream's older
+   * name of `link` (see {@linkcode dialogKindOf}); the Runner resolves it before a host sees the request.
+   */
   | { kind: "confirmDialog"; dialog: DialogKind; url?: string }
   /** Verify that a `ui/open-link` opened this URL (a new tab), accepting a consent dialog if one shows. */
   | { kind: "checkLinkOpen"; url: string }
-  /** Poll the host conversation for a marker until the deadline; value: {@linkcode ConversationMatch}. */
+  /** Poll the host conversation for a marker until the deadline; `ok`: found; value: {@linkcode ConversationMatch}. */
   | { kind: "conversationContains"; marker: string; timeoutMs: number }
   /** Switch the host's theme (a browser host emulates the OS colour scheme). */
   | { kind: "toggleTheme"; to: "light" | "dark" }
@@ -112,7 +162,7 @@ export type CapabilityRequest =
   | { kind: "readModelToolList" }
   /** The host page's iframe attributes, which the View cannot see about itself; value: {@linkcode FrameInspection}. */
   | { kind: "inspectFrame" }
-  /** Scan the host's browser console for a line matching `pattern` (a RegExp source); value: {@linkcode ConsoleMatch}. */
+  /** Scan the host's console for a line matching `pattern` (a RegExp source); `ok`: matched; value: {@linkcode ConsoleMatch}. */
   | { kind: "readConsole"; pattern: string; timeoutMs: number }
   /** Per-manual-test isolation, sent by the suite before each manual test (never by test authors). */
   | { kind: "resetIsolation" }
@@ -154,7 +204,10 @@ export interface CapabilityResult {
   unsupported?: boolean;
 }
 
-/** The `value` of a `conversationContains` answer. */
+/**
+ * The `value` of a `conversationContains` answer, whose `ok` is `found` (see
+ * {@linkcode conversationAnswer}).
+ */
 export interface ConversationMatch {
   /** Whether a turn matched. */
   found: boolean;
@@ -165,9 +218,32 @@ export interface ConversationMatch {
 }
 
 /** The `value` of a `readModelToolList` answer: the tool names, from every server the host has connected. */
-export interface ModelToolList {
-  /** The tool names. */
-  tools: string[];
+export type ModelToolList = string[];
+
+/** The answer to `conversationContains`: `ok` is whether a turn matched, the details in `value`. */
+export function conversationAnswer(match: ConversationMatch): CapabilityResult {
+  return { ok: match.found, value: match };
+}
+
+/** The answer to `readConsole`: `ok` is whether a line matched, the details in `value`. */
+export function consoleAnswer(match: ConsoleMatch): CapabilityResult {
+  return { ok: match.matched, value: match };
+}
+
+/**
+ * Reads a `conversationContains` or `readConsole` answer the upstream way: `true` found, `false` not found,
+ * or, when the host could not tell (it failed, or cannot do it), the answer itself.
+ *
+ * @example
+ * ```ts
+ * import { answerFound } from "./protocol.ts";
+ * answerFound({ ok: false }); // false: looked, and not found
+ * answerFound({ ok: false, error: "no page" }); // the answer: could not look
+ * ```
+ */
+export function answerFound(answer: CapabilityResult): boolean | CapabilityResult {
+  if (answer.ok) return true;
+  return answer.unsupported || answer.error !== undefined ? answer : false;
 }
 
 /**
@@ -197,13 +273,52 @@ export interface FrameInspection {
   /** The `allow` attribute of the outermost app frame, or `null` when absent. */
   allow: string | null;
   /**
+   * Upstream: whether any frame element between the host page and the View (the View's own included)
+   * carries a `sandbox` attribute; sandbox flags are inherited downwards, so any of them confines the View.
+   * Present whenever {@linkcode FrameInspection.frames} is.
+   */
+  viewSandboxed?: boolean;
+  /** Upstream: the `sandbox` attribute of the sandboxed frame nearest the View, or `null` when none is. */
+  viewSandbox?: string | null;
+  /** Upstream: how many frame elements lie between the host page and the View (1: the View's own only). */
+  viewChainDepth?: number;
+  /** Upstream: which of them is the nearest sandboxed one, 1 being the View's own; `null` when none is. */
+  viewSandboxDepth?: number | null;
+  /**
    * Additive: every document from the host page (depth 0) down to the View, so a test can judge the frame a
    * rule names (the proxy, or the View's own). Absent from Runners that predate it.
    */
   frames?: FrameLink[];
 }
 
-/** The `value` of a `readConsole` answer. */
+/**
+ * Completes an {@linkcode FrameInspection} with the frame chain and upstream's `view*` fields read from it.
+ *
+ * @example
+ * ```ts
+ * import { withFrameChain } from "./protocol.ts";
+ * const frames = [
+ *   { depth: 0, sandbox: null, allow: null },
+ *   { depth: 1, sandbox: "allow-scripts", allow: null },
+ *   { depth: 2, sandbox: null, allow: null },
+ * ];
+ * withFrameChain({ total: 1, sandboxed: 1, firstSandbox: "allow-scripts", allow: null }, frames).viewSandboxDepth; // 2
+ * ```
+ */
+export function withFrameChain(inspection: FrameInspection, frames: FrameLink[]): FrameInspection {
+  const outward = frames.filter((link) => link.depth > 0).sort((a, b) => b.depth - a.depth);
+  const nearest = outward.findIndex((link) => link.sandbox !== null);
+  return {
+    ...inspection,
+    viewSandboxed: nearest >= 0,
+    viewSandbox: nearest >= 0 ? outward[nearest]!.sandbox : null,
+    viewChainDepth: outward.length,
+    viewSandboxDepth: nearest >= 0 ? nearest + 1 : null,
+    frames,
+  };
+}
+
+/** The `value` of a `readConsole` answer, whose `ok` is `matched` (see {@linkcode consoleAnswer}). */
 export interface ConsoleMatch {
   /** Whether a line matched. */
   matched: boolean;

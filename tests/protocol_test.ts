@@ -1,13 +1,18 @@
 import assert from "node:assert/strict";
 import {
+  answerFound,
   CAPABILITY_KINDS,
   CHANNEL,
+  consoleAnswer,
+  conversationAnswer,
+  dialogKindOf,
   isCapabilityResult,
   outcomeStatusOf,
   runsUnder,
   runTestId,
   severityOf,
   SUITE_STATUSES,
+  withFrameChain,
 } from "../src/protocol.ts";
 
 Deno.test("outcomeStatusOf maps a failed check by its clause: MUST → FAIL, SHOULD → WARN, MAY → INFO", () => {
@@ -65,4 +70,55 @@ Deno.test("runTestId prefixes apps/ once; runsUnder defaults to run_conformance"
   assert.equal(runsUnder({}, "run_conformance"), true);
   assert.equal(runsUnder({}, "run_conformance_nocsp"), false);
   assert.equal(runsUnder({ launcher: "run_conformance_nocsp" }, "run_conformance_nocsp"), true);
+});
+
+Deno.test("conversationContains and readConsole answer with ok as the finding, the details in value", () => {
+  assert.deepEqual(conversationAnswer({ found: false }), { ok: false, value: { found: false } });
+  assert.deepEqual(conversationAnswer({ found: true, text: "m" }), {
+    ok: true,
+    value: { found: true, text: "m" },
+  });
+  assert.deepEqual(consoleAnswer({ matched: false }), { ok: false, value: { matched: false } });
+  assert.equal(consoleAnswer({ matched: true, line: "l" }).ok, true);
+  // Read back the upstream way: a miss is false, a failure or an unsupported kind is not an answer.
+  assert.equal(answerFound({ ok: true }), true);
+  assert.equal(answerFound({ ok: false }), false);
+  assert.equal(answerFound(conversationAnswer({ found: false })), false);
+  assert.deepEqual(answerFound({ ok: false, error: "no page" }), { ok: false, error: "no page" });
+  assert.deepEqual(answerFound({ ok: false, unsupported: true }), { ok: false, unsupported: true });
+});
+
+Deno.test("dialogKindOf resolves upstream's open-link to link and knows no other dialog", () => {
+  assert.equal(dialogKindOf("open-link"), "link");
+  for (const kind of ["download", "sampling", "link"]) assert.equal(dialogKindOf(kind), kind);
+  for (const unknown of ["camera", "toString", "__proto__", "", 3, undefined]) {
+    assert.equal(dialogKindOf(unknown), null, String(unknown));
+  }
+});
+
+Deno.test("withFrameChain adds upstream's view fields: the sandbox nearest the View, and the chain's depth", () => {
+  const base = { total: 2, sandboxed: 1, firstSandbox: "allow-scripts allow-same-origin", allow: null };
+  const link = (depth: number, sandbox: string | null) => ({ depth, sandbox, allow: null });
+  // A double iframe: the proxy is sandboxed, the View's own frame more tightly.
+  const tight = withFrameChain(base, [
+    link(0, null),
+    link(1, "allow-scripts allow-same-origin"),
+    link(2, "allow-scripts"),
+  ]);
+  assert.equal(tight.viewSandboxed, true);
+  assert.equal(tight.viewSandbox, "allow-scripts");
+  assert.equal(tight.viewChainDepth, 2);
+  assert.equal(tight.viewSandboxDepth, 1);
+  // Only the proxy sandboxed: it still confines the View, one frame out.
+  const proxy = withFrameChain(base, [link(0, null), link(1, "allow-scripts"), link(2, null)]);
+  assert.deepEqual(
+    [proxy.viewSandboxed, proxy.viewSandbox, proxy.viewChainDepth, proxy.viewSandboxDepth],
+    [true, "allow-scripts", 2, 2],
+  );
+  const bare = withFrameChain({ ...base, sandboxed: 0, firstSandbox: null }, [link(0, null), link(1, null)]);
+  assert.deepEqual(
+    [bare.viewSandboxed, bare.viewSandbox, bare.viewChainDepth, bare.viewSandboxDepth],
+    [false, null, 1, null],
+  );
+  assert.equal(bare.frames?.length, 2, "the chain itself stays beside the upstream fields");
 });

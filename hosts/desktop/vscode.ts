@@ -72,7 +72,7 @@ export class VsCodeHost extends DesktopHost {
           .map((row) => (row.querySelector(".label-name")?.textContent ?? "").trim())
           .filter((name) => name !== "")
       );
-      return { ok: true, value: { tools } satisfies ModelToolList };
+      return { ok: true, value: tools satisfies ModelToolList };
     } finally {
       await page.keyboard.press("Escape");
     }

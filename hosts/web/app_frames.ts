@@ -7,7 +7,7 @@
  * @module
  */
 import type { Frame, Page } from "playwright-core";
-import type { FrameInspection } from "../../src/protocol.ts";
+import { type FrameInspection, withFrameChain } from "../../src/protocol.ts";
 import { redact } from "../../src/report/redact.ts";
 import { frameChain } from "../../src/runner/frame_chain.ts";
 import { pollUntil } from "../../src/time.ts";
@@ -81,8 +81,10 @@ export async function inspectAppFrame(appFrame: Frame): Promise<FrameInspection>
       const frames = [...document.querySelectorAll("iframe")];
       return { total: frames.length, sandboxed: frames.filter((f) => f.hasAttribute("sandbox")).length };
     });
-    const frames = await frameChain(appFrame);
-    return { ...counts, firstSandbox: attributes.sandbox, allow: attributes.allow, frames };
+    return withFrameChain(
+      { ...counts, firstSandbox: attributes.sandbox, allow: attributes.allow },
+      await frameChain(appFrame),
+    );
   } finally {
     await element.dispose();
   }

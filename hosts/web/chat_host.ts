@@ -10,14 +10,14 @@
  * @module
  */
 import type { Browser, Frame, Page } from "playwright-core";
-import type {
-  CapabilityResult,
-  ConsoleMatch,
-  ConversationMatch,
-  DialogKind,
-  LauncherName,
+import {
+  type CapabilityResult,
+  consoleAnswer,
+  conversationAnswer,
+  type DialogKind,
+  type LauncherName,
+  RESET_INLINE_TEST_ID,
 } from "../../src/protocol.ts";
-import { RESET_INLINE_TEST_ID } from "../../src/protocol.ts";
 import { BrowserHost, type BrowserSession, readDownload } from "../../src/runner/browser_host.ts";
 import type { CapabilityContext, HostSetupOptions, RequestOf, SuiteBridge } from "../../src/runner/host.ts";
 import { loadPlaywright } from "../../src/runner/playwright.ts";
@@ -345,7 +345,7 @@ export class ChatHost extends BrowserHost {
     }
   }
 
-  /** Reads the conversation until the marker shows or the deadline passes. */
+  /** Reads the conversation until the marker shows or the deadline passes; `ok` says it showed. */
   async conversationContains(
     request: RequestOf<"conversationContains">,
     context: CapabilityContext,
@@ -359,16 +359,9 @@ export class ChatHost extends BrowserHost {
         this.#options.dom.transcript,
       );
       if (hit !== null) {
-        const value: ConversationMatch = {
-          found: true,
-          text: hit.text,
-          ...(hit.role ? { role: hit.role } : {}),
-        };
-        return { ok: true, value };
+        return conversationAnswer({ found: true, text: hit.text, ...(hit.role ? { role: hit.role } : {}) });
       }
-      if (Date.now() >= deadline || context.signal.aborted) {
-        return { ok: true, value: { found: false } satisfies ConversationMatch };
-      }
+      if (Date.now() >= deadline || context.signal.aborted) return conversationAnswer({ found: false });
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
@@ -384,14 +377,16 @@ export class ChatHost extends BrowserHost {
     return { ok: true };
   }
 
-  /** Accepts the product's download or sampling consent; a link consent goes through `checkLinkOpen`. */
+  /**
+   * Accepts the product's download or sampling consent; a link consent goes through `checkLinkOpen`
+   * (upstream's `open-link` names no URL: then any tab the page opened counts).
+   */
   async confirmDialog(
     request: RequestOf<"confirmDialog">,
     context: CapabilityContext,
   ): Promise<CapabilityResult> {
     if (request.dialog === "link") {
-      if (request.url === undefined) return { ok: false, error: 'confirmDialog "link" needs a url' };
-      return await this.checkLinkOpen({ kind: "checkLinkOpen", url: request.url }, context);
+      return await this.checkLinkOpen({ kind: "checkLinkOpen", url: request.url ?? "" }, context);
     }
     if (this.#consents.has(request.dialog)) {
       return await this.#consents.accept(this.page, request.dialog, {
@@ -470,14 +465,12 @@ export class ChatHost extends BrowserHost {
     try {
       while (true) {
         const logged = await super.readConsole({ ...request, timeoutMs: 0 }, context);
-        if (!logged.ok || (logged.value as ConsoleMatch | undefined)?.matched) return redactedMatch(logged);
+        if (logged.ok || logged.error !== undefined) return redactedMatch(logged);
         const line = (await logPaneLines(this.page, log)).find((entry) => pattern.test(entry));
         if (line !== undefined) {
-          return redactedMatch({ ok: true, value: { matched: true, line } satisfies ConsoleMatch }, "log");
+          return redactedMatch(consoleAnswer({ matched: true, line }), "log");
         }
-        if (Date.now() >= deadline || context.signal.aborted) {
-          return { ok: true, value: { matched: false } satisfies ConsoleMatch };
-        }
+        if (Date.now() >= deadline || context.signal.aborted) return consoleAnswer({ matched: false });
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
     } finally {

@@ -11,7 +11,7 @@ import type { AppsHostEntry } from "../../src/host.ts";
 import {
   CAPABILITY_KINDS,
   type CapabilityResult,
-  type ConversationMatch,
+  conversationAnswer,
   type LauncherName,
   type ModelToolList,
   RESET_INLINE_TEST_ID,
@@ -116,7 +116,7 @@ export class ReferenceHost extends LoopbackPageHost<ReferenceListeners> {
     return new FrameSuiteBridge(frame);
   }
 
-  /** Polls the host conversation for a marker. */
+  /** Polls the host conversation for a marker; `ok` says it was found. */
   async conversationContains(
     request: RequestOf<"conversationContains">,
     context: CapabilityContext,
@@ -125,31 +125,31 @@ export class ReferenceHost extends LoopbackPageHost<ReferenceListeners> {
       const turns = await this.page.evaluate(() => globalThis.__referenceHost!.conversation);
       return turns.find((entry) => entry.text.includes(request.marker));
     }, { timeoutMs: request.timeoutMs, intervalMs: 100, signal: context.signal });
-    if (turn === undefined) return { ok: true, value: { found: false } satisfies ConversationMatch };
-    return {
-      ok: true,
-      value: { found: true, role: turn.role, text: turn.text.trim() } satisfies ConversationMatch,
-    };
+    return conversationAnswer(
+      turn === undefined ? { found: false } : { found: true, role: turn.role, text: turn.text.trim() },
+    );
   }
 
-  /** The tool names the model sees. */
+  /** The tool names the model sees, as an array. */
   async readModelToolList(): Promise<CapabilityResult> {
     if (this.#variant === "driver-throws-tool-list") {
       // What a product driver does when the page changed under its selector: it throws, it does not answer.
       await this.page.locator("#model-tool-list-gone").innerText({ timeout: 500 });
     }
-    const tools = await this.page.evaluate(() => globalThis.__referenceHost!.modelTools);
-    return { ok: true, value: { tools } satisfies ModelToolList };
+    const tools: ModelToolList = await this.page.evaluate(() => globalThis.__referenceHost!.modelTools);
+    return { ok: true, value: tools };
   }
 
-  /** Accepts the host's download or sampling dialog; checks a link like `checkLinkOpen`. */
+  /**
+   * Accepts the host's download or sampling dialog; checks a link like `checkLinkOpen` (upstream's
+   * `open-link` names no URL: then any tab the page opened counts).
+   */
   async confirmDialog(
     request: RequestOf<"confirmDialog">,
     context: CapabilityContext,
   ): Promise<CapabilityResult> {
     if (request.dialog === "link") {
-      if (request.url === undefined) return { ok: false, error: 'confirmDialog "link" needs a url' };
-      return await this.checkLinkOpen({ kind: "checkLinkOpen", url: request.url }, context);
+      return await this.checkLinkOpen({ kind: "checkLinkOpen", url: request.url ?? "" }, context);
     }
     const button = this.page.getByTestId(DIALOG_ACCEPT_TEST_IDS[request.dialog]);
     try {

@@ -8,10 +8,11 @@
 import type { BrowserContext, BrowserContextOptions, Download, Page } from "playwright-core";
 import {
   type CapabilityResult,
-  type ConsoleMatch,
+  consoleAnswer,
   type FrameInspection,
   type LauncherName,
   TRIGGER_TEST_ID,
+  withFrameChain,
 } from "../protocol.ts";
 import { launchChromium } from "./chromium.ts";
 import { groupAlive } from "../exec/process_group.ts";
@@ -240,18 +241,18 @@ export abstract class BrowserHost implements Host {
     }
     if (outer === null || outer.isDetached()) return { ok: false, error: "No app frame is on the host page" };
     const element = await outer.frameElement();
-    const value: FrameInspection = {
+    let value: FrameInspection = {
       ...counts,
       firstSandbox: await element.getAttribute("sandbox"),
       allow: await element.getAttribute("allow"),
     };
     await element.dispose();
     const view = this.bridge?.frame;
-    if (view !== undefined && !view.isDetached()) value.frames = await frameChain(view);
+    if (view !== undefined && !view.isDetached()) value = withFrameChain(value, await frameChain(view));
     return { ok: true, value };
   }
 
-  /** Matches the buffered console lines against a pattern until the deadline. */
+  /** Matches the buffered console lines against a pattern until the deadline; `ok` says one matched. */
   async readConsole(
     request: RequestOf<"readConsole">,
     context: CapabilityContext,
@@ -267,8 +268,7 @@ export abstract class BrowserHost implements Host {
       intervalMs: 50,
       signal: context.signal,
     });
-    if (line !== undefined) return { ok: true, value: { matched: true, line } satisfies ConsoleMatch };
-    return { ok: true, value: { matched: false } satisfies ConsoleMatch };
+    return consoleAnswer(line === undefined ? { matched: false } : { matched: true, line });
   }
 
   /**

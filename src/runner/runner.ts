@@ -7,8 +7,10 @@
  * @module
  */
 import {
+  CAPABILITY_KINDS,
   type CapabilityRequest,
   type CapabilityResult,
+  dialogKindOf,
   type StartFilter,
   type SubtestResult,
   type SuitePoll,
@@ -195,7 +197,12 @@ export class Runner {
     }
   }
 
-  /** Services one request against the host: absent method → unsupported; deadline → an error answer. */
+  /**
+   * Services one request against the host: a kind this protocol does not know, or one the host lacks →
+   * unsupported (never a thrown error, and never a host method that is not a capability); a dialog kind
+   * known by its older upstream name → the current one (`open-link` → `link`), an unknown one → unsupported;
+   * deadline → an error answer.
+   */
   async dispatch(request: CapabilityRequest): Promise<CapabilityResult> {
     return (await this.#service(request)).answer;
   }
@@ -205,11 +212,13 @@ export class Runner {
    * selector that no longer matches, a page call that failed). A deadline is not counted: the driver may be
    * waiting on the host.
    */
-  async #service(request: CapabilityRequest): Promise<{ answer: CapabilityResult; harnessError?: string }> {
+  async #service(received: CapabilityRequest): Promise<{ answer: CapabilityResult; harnessError?: string }> {
+    const request = knownRequest(received);
+    if (request === null) return { answer: { ...UNSUPPORTED } };
     const method = this.#host[request.kind] as
       | ((request: CapabilityRequest, context: CapabilityContext) => Promise<CapabilityResult>)
       | undefined;
-    if (method === undefined) return { answer: { ...UNSUPPORTED } };
+    if (typeof method !== "function") return { answer: { ...UNSUPPORTED } };
     const own = "timeoutMs" in request ? scaled(request.timeoutMs, this.#multiplier) : 0;
     // A request with its own deadline gets it plus a grace period for the host's round trips.
     const timeoutMs = own > 0
@@ -238,6 +247,20 @@ export class Runner {
       clearTimeout(timer);
     }
   }
+}
+
+/**
+ * `request` as a host may see it, or `null` when it names a kind (or a `confirmDialog` a dialog) this protocol
+ * does not know: a request from another suite crossed `frame.evaluate` unchecked.
+ */
+function knownRequest(request: unknown): CapabilityRequest | null {
+  if (typeof request !== "object" || request === null) return null;
+  const kind = (request as { kind?: unknown }).kind;
+  if (typeof kind !== "string" || !(CAPABILITY_KINDS as readonly string[]).includes(kind)) return null;
+  const known = request as CapabilityRequest;
+  if (known.kind !== "confirmDialog") return known;
+  const dialog = dialogKindOf(known.dialog);
+  return dialog === null ? null : { ...known, dialog };
 }
 
 /** What a run has seen so far, for the {@linkcode SuiteRunInterrupted} of an abort. */

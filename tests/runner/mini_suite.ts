@@ -73,7 +73,7 @@ const TESTS: MiniTest[] = [
     manual: false,
     run: async (ask) => {
       const answer = await ask({ kind: "readModelToolList" });
-      const tools = (answer.value as { tools: string[] }).tools;
+      const tools = answer.value as string[];
       check(!tools.includes("conformance_probe"), `conformance_probe listed: ${tools.join(",")}`);
       check(tools.includes("model_only_probe"), "model_only_probe missing");
     },
@@ -109,7 +109,7 @@ const TESTS: MiniTest[] = [
       onTrigger = () => void app.sendMessage({ role: "user", content: [{ type: "text", text: marker }] });
       await ask({ kind: "clickTrigger", commitDraftedMessage: true });
       const seen = await ask({ kind: "conversationContains", marker, timeoutMs: 5_000 });
-      check((seen.value as { found: boolean }).found, "marker not in the conversation");
+      check(seen.ok, "marker not in the conversation");
     },
   },
 ];

@@ -52,8 +52,8 @@ Deno.test("requests reach the host method of their kind; absent methods answer u
   const seen: string[] = [];
   const engine = engineOf([
     test("t/model-list", async (t) => {
-      const value = await t.host({ kind: "readModelToolList" }) as { tools: string[] };
-      t.assertEqual(value.tools, ["a"], "tools");
+      const value = await t.host({ kind: "readModelToolList" }) as string[];
+      t.assertEqual(value, ["a"], "tools");
     }),
     test("t/absent", async (t) => {
       await t.host({ kind: "inspectFrame" });
@@ -63,7 +63,7 @@ Deno.test("requests reach the host method of their kind; absent methods answer u
     host({
       readModelToolList: (request) => {
         seen.push(request.kind);
-        return Promise.resolve({ ok: true, value: { tools: ["a"] } });
+        return Promise.resolve({ ok: true, value: ["a"] });
       },
     }),
     { pollIntervalMs: 5 },
@@ -183,4 +183,43 @@ Deno.test("the Runner keeps polling while a slow host request is serviced", asyn
   const results = await runner.run(counted, null);
   assert.equal(results[0]?.status, "PASS");
   assert.ok(pollsDuringRequest >= 2, `only ${pollsDuringRequest} polls during a 1.5 s request`);
+});
+
+Deno.test("a request kind or dialog the protocol does not know answers unsupported; open-link reaches link", async () => {
+  const dialogs: string[] = [];
+  const called: string[] = [];
+  const runner = new Runner(
+    host({
+      confirmDialog: (request) => {
+        dialogs.push(request.dialog);
+        return Promise.resolve({ ok: true });
+      },
+      // Host methods that are not capabilities must never be reached by a request of their name.
+      setup: () => {
+        called.push("setup");
+        return Promise.resolve();
+      },
+    }),
+    { pollIntervalMs: 5 },
+  );
+  const ask = (request: unknown) => runner.dispatch(request as never);
+  assert.deepEqual(await ask({ kind: "confirmDialog", dialog: "open-link" }), { ok: true });
+  assert.deepEqual(await ask({ kind: "confirmDialog", dialog: "camera" }), { ok: false, unsupported: true });
+  assert.deepEqual(await ask({ kind: "confirmDialog" }), { ok: false, unsupported: true });
+  for (const kind of ["fetchWeather", "setup", "constructor", "toString", "__proto__"]) {
+    assert.deepEqual(await ask({ kind }), { ok: false, unsupported: true }, kind);
+  }
+  assert.deepEqual(await ask(null), { ok: false, unsupported: true });
+  assert.deepEqual(dialogs, ["link"]);
+  assert.deepEqual(called, []);
+
+  // Through the loop: the suite's test sees the unsupported answer, and the run goes on.
+  const engine = engineOf([
+    test("t/unknown", async (t: TestContext) => {
+      const answer = await t.hostOptional({ kind: "fetchWeather" } as never);
+      t.assert(answer.unsupported === true, `answered ${JSON.stringify(answer)}`);
+    }),
+  ]);
+  const results = await runner.run(bridgeTo(engine), null);
+  assert.deepEqual(results.map((result) => [result.id, result.status]), [["t/unknown", "PASS"]]);
 });

@@ -5,7 +5,7 @@
  * @module
  */
 import { PUBLIC_CONTROLS } from "../../../src/fixtures.ts";
-import type { ConversationMatch, DownloadReceipt } from "../../../src/protocol.ts";
+import { answerFound, type ConversationMatch, type DownloadReceipt } from "../../../src/protocol.ts";
 import { probeFetch, withEvidence } from "../harness/csp_probe.ts";
 import type { SuiteEnv } from "../harness/env.ts";
 import { suiteDeadline } from "../harness/timing.ts";
@@ -16,16 +16,19 @@ function text(value: string) {
   return [{ type: "text" as const, text: value }];
 }
 
+/**
+ * Whether the conversation shows `marker`, read as upstream reads it: the answer's `ok` is *found* (a miss is
+ * `ok: false` without an error); the details, when the Runner gives them, ride in `value`.
+ */
 async function conversation(t: TestContext, marker: string, timeoutMs: number): Promise<ConversationMatch> {
-  const value = await t.host({ kind: "conversationContains", marker, timeoutMs }) as
-    | ConversationMatch
-    | undefined;
-  t.assert(
-    value && typeof value.found === "boolean",
-    "Not testable: conversationContains gave no answer",
-    value,
-  );
-  return value;
+  const answer = await t.hostOptional({ kind: "conversationContains", marker, timeoutMs });
+  const found = answerFound(answer);
+  if (typeof found !== "boolean") {
+    if (found.unsupported) t.skip('The host does not support "conversationContains"');
+    t.fail(`Not testable: the host failed "conversationContains": ${found.error ?? "no reason given"}`);
+  }
+  const details = answer.value as Partial<ConversationMatch> | undefined;
+  return { ...(typeof details === "object" && details !== null ? details : {}), found };
 }
 
 /** How the suite states a context code to the host (also how a host that shows the context displays it). */

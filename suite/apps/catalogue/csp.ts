@@ -7,7 +7,7 @@
  * @module
  */
 import { cspAuditPattern } from "../../../src/fixtures.ts";
-import type { ConsoleMatch } from "../../../src/protocol.ts";
+import { answerFound, type ConsoleMatch } from "../../../src/protocol.ts";
 import {
   parsePolicy,
   probeBase,
@@ -269,11 +269,19 @@ export const CSP: SuiteTest[] = [
     async run(t: TestContext, env: SuiteEnv) {
       const { resourceUri, controls } = env.config();
       const pattern = cspAuditPattern(resourceUri, controls ? [controls.declared] : []);
-      const match = await t.host({ kind: "readConsole", pattern, timeoutMs: 2_000 }) as
-        | ConsoleMatch
-        | undefined;
+      // Read as upstream reads it: `ok` is whether a line matched; the line rides in `value` (a
+      // ConsoleMatch here, the bare line from an upstream Runner).
+      const answer = await t.hostOptional({ kind: "readConsole", pattern, timeoutMs: 2_000 });
+      const found = answerFound(answer);
+      if (typeof found !== "boolean") {
+        if (found.unsupported) t.skip('The host does not support "readConsole"');
+        t.fail(`Not testable: the host failed "readConsole": ${found.error ?? "no reason given"}`);
+      }
+      const match: Partial<ConsoleMatch> = typeof answer.value === "string"
+        ? { line: answer.value }
+        : (answer.value ?? {}) as Partial<ConsoleMatch>;
       t.assert(
-        match?.matched,
+        found,
         `No console line (nor entry of the host's log pane, when it has one) about a CSP names ` +
           `${resourceUri}${controls ? ` or its declared origin ${controls.declared}` : ""} (/${pattern}/)`,
       );

@@ -95,6 +95,22 @@ export const SECURITY: SuiteTest[] = [
       const frames: FrameLink[] | undefined = Array.isArray(frame.frames) && frame.frames.length > 0
         ? frame.frames
         : undefined;
+      if (frames === undefined && typeof frame.viewSandboxed === "boolean") {
+        // An upstream Runner: no chain, but the sandbox nearest the View (upstream's `view*` fields).
+        t.assert(
+          frame.viewSandboxed,
+          `None of the ${
+            frame.viewChainDepth ?? "?"
+          } frame(s) from the host page down to the View carries a ` +
+            "sandbox attribute",
+        );
+        const tokens = tokensOf(frame.viewSandbox ?? "");
+        t.assert(tokens.includes("allow-scripts"), `The sandbox lacks allow-scripts: "${frame.viewSandbox}"`);
+        const dangerous = tokens.filter((token) => DANGEROUS_TOKENS.includes(token));
+        t.assert(dangerous.length === 0, `The sandbox nearest the View grants ${dangerous.join(" ")}`);
+        t.note(`Judged the sandbox nearest the View only ("${frame.viewSandbox}")`);
+        return;
+      }
       if (frames === undefined) {
         // A Runner that reports only the outermost frame: judge that one, and say so.
         if (frame.firstSandbox === null) {

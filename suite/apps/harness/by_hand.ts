@@ -55,7 +55,11 @@ export function questionFor(request: CapabilityRequest): { prompt: string; answe
     case "conversationContains":
       return {
         prompt: `Wait for the reply, then: does the conversation show "${request.marker}"?`,
-        answers: [yes("Yes", { found: true }), yes("No", { found: false })],
+        // `ok` is the answer (upstream's reading): a "No" is a miss, not a failure.
+        answers: [yes("Yes", { found: true }), {
+          label: "No",
+          result: { ok: false, value: { found: false } },
+        }],
       };
     default:
       return null;

@@ -103,12 +103,14 @@ async function everyWindowIsTheUsers(host: VsCodeHost, app: BrowserContext): Pro
     { kind: "readConsole", pattern: "logged in the second window", timeoutMs: 5_000 },
     context,
   );
-  assert.equal((logged.value as ConsoleMatch).matched, true, "the console of a later window is read");
+  assert.equal(logged.ok, true, "the console of a later window is read");
+  assert.equal((logged.value as ConsoleMatch).matched, true);
   const said = await host.conversationContains(
     { kind: "conversationContains", marker: "second-window-marker", timeoutMs: 5_000 },
     context,
   );
-  assert.equal((said.value as ConversationMatch).found, true, "the conversation is read in every window");
+  assert.equal(said.ok, true, "the conversation is read in every window");
+  assert.equal((said.value as ConversationMatch).found, true);
   assert.deepEqual(await host.resetIsolation({}, context), { ok: true });
   assert.equal(second.isClosed(), false, "resetting between tests closes none of the app's windows");
   assert.deepEqual(

@@ -75,7 +75,12 @@ async function readCsp(config: WebHostConfig): Promise<ConsoleMatch> {
     const context: CapabilityContext = { signal: new AbortController().signal, timeoutMs: 2_000 };
     const pattern = cspAuditPattern(RESOURCE, [DECLARED]);
     const answer = await host.readConsole({ kind: "readConsole", pattern, timeoutMs: 1_500 }, context);
-    assert.ok(answer.ok, answer.error);
+    assert.equal(answer.error, undefined, answer.error);
+    assert.equal(
+      answer.ok,
+      (answer.value as ConsoleMatch).matched,
+      "ok is the answer: whether a line matched",
+    );
     return answer.value as ConsoleMatch;
   } finally {
     await host.teardown();

@@ -62,12 +62,12 @@ Deno.test({
       { kind: "conversationContains", marker: "draft-marker-42", timeoutMs: 10_000 },
       context(),
     );
-    assert.deepEqual(found.value, { found: true, text: "draft-marker-42" });
+    assert.deepEqual(found, { ok: true, value: { found: true, text: "draft-marker-42" } });
     const absent = await host.conversationContains(
       { kind: "conversationContains", marker: "never-said", timeoutMs: 300 },
       context(),
     );
-    assert.deepEqual(absent.value, { found: false });
+    assert.deepEqual(absent, { ok: false, value: { found: false } }, "ok is the answer: not found");
     const frame = await host.inspectFrame();
     assert.equal((frame.value as FrameInspection).firstSandbox, "allow-scripts allow-same-origin");
     assert.ok(

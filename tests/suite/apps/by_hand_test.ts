@@ -19,7 +19,7 @@ Deno.test("a person is asked what a person can see; the rest answers unsupported
   assert.match(conversation?.prompt ?? "", /"m-1"/);
   assert.deepEqual(conversation?.answers.map((a) => a.result), [
     { ok: true, value: { found: true } },
-    { ok: true, value: { found: false } },
+    { ok: false, value: { found: false } },
   ]);
   const link = questionFor({ kind: "checkLinkOpen", url: "https://x.test/a" });
   assert.match(link?.prompt ?? "", /https:\/\/x\.test\/a/);
