@@ -38,6 +38,12 @@ const THEME_SETTLE_MS = 5_000;
 const CONSENT_ARM_MS = 20_000;
 
 /**
+ * How long a `confirm()` that opened without a `consent` hint on the click is held open for the consent
+ * request that may follow (an upstream suite sends `clickTrigger`, then `confirmDialog`, with no hint).
+ */
+const CONSENT_HOLD_MS = 10_000;
+
+/**
  * The capability requests a {@linkcode ChatHost} services, for the chat products and YAML web hosts alike (the
  * theme through the product's control, or the OS scheme).
  */
@@ -133,7 +139,16 @@ export class ChatHost extends BrowserHost {
     this.product = options.product;
     this.#options = options;
     this.#pacer = new Pacer(options.paceMs);
-    this.#consents = new NativeConsents(options.dom.nativeDialogs ?? [], (line) => this.noteConsole(line));
+    this.#consents = new NativeConsents(
+      options.dom.nativeDialogs ?? [],
+      (line) => this.noteConsole(line),
+      () => this.consentHoldMs,
+    );
+  }
+
+  /** How long an unannounced `confirm()` is held open for a consent request to claim (scaled). */
+  protected get consentHoldMs(): number {
+    return CONSENT_HOLD_MS * this.options.timeoutMultiplier;
   }
 
   /** Where `conformance login` sends the user. */
@@ -310,7 +325,15 @@ export class ChatHost extends BrowserHost {
       this.#consents.arm(this.page, request.consent, CONSENT_ARM_MS * this.options.timeoutMultiplier);
     }
     await this.#pacer.step(context.signal);
-    const clicked = await super.clickTrigger(request, context);
+    const click = super.clickTrigger(request, context);
+    // An unannounced confirm() the click opened blocks the page (and the click) while it is held for the
+    // consent request that may follow: the click has done its part, and that request answers the dialog.
+    const held = this.#consents.nextHeld().then((): CapabilityResult => ({ ok: true }));
+    const clicked = await Promise.race([click, held]);
+    if (this.#consents.holding) {
+      click.catch(() => {});
+      return clicked;
+    }
     const commit = this.#options.dom.commit;
     if (!clicked.ok || !request.commitDraftedMessage || commit === null) return clicked;
     await this.#pacer.step(context.signal);
@@ -419,6 +442,10 @@ export class ChatHost extends BrowserHost {
   ): Promise<CapabilityResult> {
     const opened = () => this.#tabs.find(request.url);
     const deadline = Date.now() + Math.min(context.timeoutMs, 10_000);
+    // A browser-dialog link consent the click did not announce is held open: it is this one.
+    if (this.#consents.has("link") && this.#consents.holding) {
+      this.#consents.arm(this.page, "link", Math.min(context.timeoutMs, 10_000));
+    }
     let consented = false;
     try {
       while (true) {

@@ -2,8 +2,11 @@
  * {@linkcode NativeDialogGate}: what a web host does with the browser's own dialogs (`alert()`, `confirm()`,
  * `prompt()`). A host whose consent for a download, a link or a sampling request is such a dialog (a YAML
  * host's `nativeDialogs:`) has it accepted, but only while the harness is servicing that consent: armed by
- * the click that makes the View ask for it, until the `confirmDialog` (or `checkLinkOpen`) that follows. Any
- * other dialog, at any other time, is dismissed (as Playwright does when nobody listens) and recorded.
+ * the click that makes the View ask for it, until the `confirmDialog` (or `checkLinkOpen`) that follows. A
+ * `confirm()` that opens unannounced (the click gave no `consent` hint, as no upstream suite does) is held
+ * open for a while instead, so the `confirmDialog` that may follow can still claim it; unclaimed, it is then
+ * dismissed. Any other dialog, at any other time, is dismissed at once (as Playwright does when nobody
+ * listens). Every dialog is recorded.
  * {@linkcode NativeConsents} is that service for one host: which consents are browser dialogs, the gate, and
  * the file a download consent lets through.
  *
@@ -31,6 +34,12 @@ interface Armed {
   readonly timer: ReturnType<typeof setTimeout>;
 }
 
+/** An unannounced `confirm()` held open for a consent request that may claim it. */
+interface Held {
+  readonly dialog: Dialog;
+  readonly timer: ReturnType<typeof setTimeout>;
+}
+
 /**
  * Accepts one browser dialog while armed for a consent; dismisses and records every other one.
  *
@@ -44,15 +53,34 @@ interface Armed {
  */
 export class NativeDialogGate {
   readonly #log: (line: string) => void;
+  readonly #holdMs: () => number;
   readonly #records: NativeDialogRecord[] = [];
   #armed: Armed | null = null;
+  #held: Held | null = null;
+  /** Waiting for the next dialog to be held ({@linkcode NativeDialogGate.nextHeld}). */
+  #onHold: (() => void)[] = [];
   /** The last arming and what it got, kept after the dialog was answered until the consent is serviced. */
   #arming: { readonly consent: DialogKind; readonly accepted: Promise<NativeDialogRecord | null> } | null =
     null;
 
-  /** `log` receives one line per dialog (the host's console record). */
-  constructor(log: (line: string) => void) {
+  /**
+   * `log` receives one line per dialog (the host's console record); an unannounced `confirm()` is held open
+   * `holdMs()` for a consent request to claim (0: dismissed at once).
+   */
+  constructor(log: (line: string) => void, holdMs: () => number = () => 0) {
     this.#log = log;
+    this.#holdMs = holdMs;
+  }
+
+  /** Whether an unannounced `confirm()` is held open now. */
+  get holding(): boolean {
+    return this.#held !== null;
+  }
+
+  /** Resolves when the next unannounced `confirm()` is held (the page is blocked by it from then on). */
+  nextHeld(): Promise<void> {
+    if (this.#held !== null) return Promise.resolve();
+    return new Promise((resolve) => this.#onHold.push(resolve));
   }
 
   /** Every dialog seen so far. */
@@ -76,6 +104,13 @@ export class NativeDialogGate {
       this.#armed = { consent, resolve, timer };
     });
     this.#arming = { consent, accepted };
+    const held = this.#held;
+    if (held !== null) {
+      // The consent an unannounced confirm() was held for: it is this one.
+      this.#held = null;
+      clearTimeout(held.timer);
+      void this.#answer(held.dialog, "after holding it");
+    }
     return accepted;
   }
 
@@ -99,14 +134,38 @@ export class NativeDialogGate {
     armed.resolve(null);
   }
 
-  /** Disarms and forgets the last arming (between tests). */
+  /** Disarms, forgets the last arming and dismisses a held dialog (between tests). */
   reset(): void {
     this.disarm();
     this.#arming = null;
+    this.#dismissHeld();
   }
 
-  /** Answers one dialog: accepted when armed (never a `beforeunload`), dismissed otherwise. */
+  #dismissHeld(): void {
+    const held = this.#held;
+    this.#held = null;
+    if (held === null) return;
+    clearTimeout(held.timer);
+    void this.#answer(held.dialog, "after holding it for a consent nobody claimed");
+  }
+
+  /**
+   * Answers one dialog: accepted when armed (never a `beforeunload`); an unannounced `confirm()` held open
+   * for a while (see {@linkcode NativeDialogGate.arm}); dismissed otherwise.
+   */
   async handle(dialog: Dialog): Promise<void> {
+    const holdMs = this.#holdMs();
+    if (this.#armed === null && holdMs > 0 && this.#held === null && dialog.type() === "confirm") {
+      this.#held = { dialog, timer: setTimeout(() => this.#dismissHeld(), holdMs) };
+      const waiting = this.#onHold;
+      this.#onHold = [];
+      for (const resolve of waiting) resolve();
+      return;
+    }
+    await this.#answer(dialog, "");
+  }
+
+  async #answer(dialog: Dialog, how: string): Promise<void> {
     const armed = dialog.type() === "beforeunload" ? null : this.#armed;
     const record: NativeDialogRecord = {
       type: dialog.type(),
@@ -117,7 +176,7 @@ export class NativeDialogGate {
     this.#records.push(record);
     this.#log(
       `dialog: ${armed ? `accepted as the ${armed.consent} consent` : "dismissed"} ${record.type} ` +
-        JSON.stringify(record.message),
+        JSON.stringify(record.message) + (how === "" ? "" : ` ${how}`),
     );
     if (armed !== null) {
       // One dialog per arming: a second one is not the consent the harness is servicing.
@@ -146,15 +205,28 @@ export class NativeConsents {
   /** The download a download consent starts, awaited from the click that asked for it. */
   #download: Promise<Download> | null = null;
 
-  /** `kinds`: the consents that are browser dialogs; `log` gets one line per dialog. */
-  constructor(kinds: readonly DialogKind[], log: (line: string) => void) {
+  /**
+   * `kinds`: the consents that are browser dialogs; `log` gets one line per dialog; an unannounced
+   * `confirm()` is held open `holdMs()` for the consent request that may follow (only when there are `kinds`).
+   */
+  constructor(kinds: readonly DialogKind[], log: (line: string) => void, holdMs: () => number = () => 0) {
     this.#kinds = new Set(kinds);
-    this.#gate = new NativeDialogGate(log);
+    this.#gate = new NativeDialogGate(log, () => kinds.length > 0 ? holdMs() : 0);
   }
 
   /** Whether `consent` is a browser dialog on this host. */
   has(consent: DialogKind): boolean {
     return this.#kinds.has(consent);
+  }
+
+  /** Whether an unannounced `confirm()` is held open now, for a consent request to claim. */
+  get holding(): boolean {
+    return this.#gate.holding;
+  }
+
+  /** Resolves when the next unannounced `confirm()` is held open (the page is blocked until it is answered). */
+  nextHeld(): Promise<void> {
+    return this.#gate.nextHeld();
   }
 
   /** Answers every dialog `page` opens (listening means answering: unarmed, a dialog is dismissed). */
