@@ -32,9 +32,11 @@
  *   `firstSandbox`, `viewSandboxed`, `viewSandbox`, `viewChainDepth`, and this project's `allow`, `frames`.
  * - Any request kind a host does not know: `unsupported`, never a thrown error.
  *
- * How it is tested: `tests/protocol_test.ts` (each answer's shape and its upstream reading),
- * `tests/runner/runner_loop_test.ts` (unknown kinds and dialog aliases answer `unsupported` or resolve), and
- * the catalogue's own tests, which read these answers the upstream way.
+ * How it is tested: `tests/suite/upstream_shaped_test.ts` drives a small suite of this project's own, written
+ * the way upstream suites read these answers (`tests/suite/upstream_shaped/view.ts`: upstream's channel
+ * without this file's additions, one test per request kind, positive and negative), through the Runner on the
+ * reference host, every verdict PASS; `tests/protocol_test.ts` checks each answer's shape and
+ * `tests/runner/runner_loop_test.ts` the unknown kinds and dialog aliases. Our catalogue reads the same shapes.
  *
  * Pure types and tiny pure helpers only: importable from the browser bundle and from Deno alike.
  *

@@ -1,19 +1,26 @@
 /**
- * Builds the mini test suite (tests/runner/mini_suite.ts) into one self-contained HTML page.
+ * Builds the mini test suite (tests/runner/mini_suite.ts), or another test View, into one self-contained HTML
+ * page.
  *
  * @module
  */
 import * as esbuild from "esbuild";
 import { fileURLToPath } from "node:url";
 
-let cached: Promise<string> | null = null;
+const cached = new Map<string, Promise<string>>();
 
 /** The mini suite page, built once per test process. */
 export function miniSuiteHtml(): Promise<string> {
-  cached ??= (async () => {
+  return viewHtml(new URL("./mini_suite.ts", import.meta.url));
+}
+
+/** The page of a View whose browser entry is `entry`, bundled into one script, built once per test process. */
+export function viewHtml(entry: URL): Promise<string> {
+  const key = entry.href;
+  const built = cached.get(key) ?? (async () => {
     try {
       const result = await esbuild.build({
-        entryPoints: [fileURLToPath(new URL("./mini_suite.ts", import.meta.url))],
+        entryPoints: [fileURLToPath(entry)],
         absWorkingDir: fileURLToPath(new URL("../../", import.meta.url)),
         bundle: true,
         format: "iife",
@@ -28,5 +35,6 @@ export function miniSuiteHtml(): Promise<string> {
       await esbuild.stop();
     }
   })();
-  return cached;
+  cached.set(key, built);
+  return built;
 }
