@@ -6,7 +6,11 @@
  * error for `open-link` or an unknown kind) FAILs one of them.
  */
 import assert from "node:assert/strict";
+import { shimPath } from "../../hosts/cli/_installed.ts";
+import { McpInspectorHost } from "../../hosts/web/mcp_inspector.ts";
+import { MCP_INSPECTOR_ID } from "../../hosts/web/mcp_inspector_process.ts";
 import { ReferenceHost } from "../../hosts/web/reference.ts";
+import { binEnvName } from "../../src/exec/find_executable.ts";
 import { groupAlive } from "../../src/exec/process_group.ts";
 import { chromiumPath } from "../../src/runner/chromium.ts";
 import { Runner } from "../../src/runner/runner.ts";
@@ -58,4 +62,60 @@ Deno.test({
     await host.teardown();
   }
   assert.ok(pid !== null && !(await groupAlive(pid)), "the browser's process group is gone");
+});
+
+/** Whether `hosts:install` (or `CONFORMANCE_MCP_INSPECTOR_BIN`) provides the Inspector. */
+function inspectorInstalled(): boolean {
+  if (Deno.env.get(binEnvName(MCP_INSPECTOR_ID))) return true;
+  try {
+    return Deno.statSync(shimPath(MCP_INSPECTOR_ID)).isFile;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The verdicts the Inspector deserves: it has no conversation and no model tool list (SKIP), and sends the
+ * theme change or not by timing (tests/hosts/web/mcp_inspector_test.ts says the same of the catalogue).
+ */
+const INSPECTOR_VERDICTS: Readonly<Record<string, readonly string[]>> = {
+  "upstream/click-trigger": ["PASS"],
+  "upstream/conversation-contains": ["SKIP"],
+  "upstream/read-console": ["PASS"],
+  "upstream/model-tool-list": ["SKIP"],
+  "upstream/inspect-frame": ["PASS"],
+  "upstream/toggle-theme": ["PASS", "FAIL"],
+  "upstream/confirm-download": ["PASS"],
+  "upstream/open-link": ["PASS"],
+  "upstream/unknown-kind": ["PASS"],
+};
+
+Deno.test({
+  name: "the upstream-shaped suite on the MCP Inspector: its download confirm() is held for the consent",
+  ignore: !inspectorInstalled() || chromiumPath() === null,
+  sanitizeResources: false,
+  sanitizeOps: false,
+}, async () => {
+  const host = new McpInspectorHost();
+  const abort = new AbortController();
+  try {
+    await host.setup({
+      headful: false,
+      live: false,
+      trace: "off",
+      artifactsDir: null,
+      timeoutMultiplier: 1,
+      signal: abort.signal,
+      appHtml: () => viewHtml(new URL("./upstream_shaped/view.ts", import.meta.url)),
+    });
+    const bridge = await host.launch("run_conformance");
+    const results = await new Runner(host).run(bridge, null);
+    const wrong = results.filter((result) => !(INSPECTOR_VERDICTS[result.id] ?? []).includes(result.status));
+    assert.deepEqual(wrong.map((result) => `${result.id}: ${result.status} ${result.message ?? ""}`), []);
+    assert.equal(results.length, Object.keys(INSPECTOR_VERDICTS).length);
+  } finally {
+    await host.teardown();
+  }
+  const pid = host.inspectorPid;
+  assert.ok(pid !== null && !(await groupAlive(pid)), "the Inspector's process group is gone");
 });
