@@ -35,8 +35,9 @@
  * How it is tested: `tests/suite/upstream_shaped_test.ts` drives a small suite of this project's own, written
  * the way upstream suites read these answers (`tests/suite/upstream_shaped/view.ts`: upstream's channel
  * without this file's additions, one test per request kind, positive and negative), through the Runner on the
- * reference host (every verdict PASS) and the MCP Inspector (SKIPs where it has no control); `tests/protocol_test.ts` checks each answer's shape and
- * `tests/runner/runner_loop_test.ts` the unknown kinds and dialog aliases. Our catalogue reads the same shapes.
+ * reference host (every verdict PASS) and the MCP Inspector (SKIPs where it has no control);
+ * `tests/protocol_test.ts` checks each answer's shape and `tests/runner/runner_loop_test.ts` the unknown kinds
+ * and dialog aliases. Our catalogue reads the same shapes.
  *
  * Pure types and tiny pure helpers only: importable from the browser bundle and from Deno alike.
  *
