@@ -19,7 +19,16 @@ import { headlessSettings } from "../../_settings.ts";
 import { exactMismatches } from "../../_exact.ts";
 
 /** The real agents whose ACP results are recorded (2026-12-05); the rest are declared but not yet run here. */
-const RECORDED: readonly string[] = ["gemini", "qwen", "opencode", "claude-code", "codex"];
+const RECORDED: readonly string[] = [
+  "gemini",
+  "qwen",
+  "opencode",
+  "claude-code",
+  "codex",
+  "kimi-code",
+  "omp",
+  "kilo",
+];
 
 const chosen = (Deno.env.get("CONFORMANCE_ACP_HOSTS") ?? "").split(",").filter(Boolean);
 const real = HOSTS.filter((entry): entry is CliHostEntry =>
