@@ -13,6 +13,7 @@
  */
 import { BASELINE_ENV_ALLOW, projectEnv, readEnv } from "../../src/exec/env.ts";
 import { ABORT_KILL_GRACE_MS, groupAlive, killGroup, trackGroup } from "../../src/exec/process_group.ts";
+import { runTagEnv } from "../../src/exec/run_tag.ts";
 import { settleWithin } from "../../src/runner/abort.ts";
 import { dirname } from "node:path";
 import { shimPath } from "../cli/_installed.ts";
@@ -87,7 +88,8 @@ export async function startMcpUse(options: StartMcpUseOptions): Promise<McpUsePr
     child = new Deno.Command(binary, {
       args: mcpUseArgs(options.serverUrl, options.port),
       cwd: home,
-      env,
+      // The run's tag: the reaper finds its processes by it after a SIGKILL (src/exec/run_tag.ts).
+      env: { ...env, ...runTagEnv() },
       clearEnv: true,
       detached: true,
       stdin: "null",

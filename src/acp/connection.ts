@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { runTagEnv } from "../exec/run_tag.ts";
 import { BASELINE_ENV_ALLOW, projectEnv, readEnv } from "../exec/env.ts";
 import type { HostInvocation } from "../exec/host_runner.ts";
 import { forEachLine } from "../exec/line_reader.ts";
@@ -126,6 +127,8 @@ export class AcpConnection implements AsyncDisposable {
           options.parentEnv ?? readEnv([...BASELINE_ENV_ALLOW, ...invocation.envAllow]),
         ),
         [SPAWN_TAG_ENV]: newSpawnTag(),
+        // The run's tag: the reaper finds the agent's processes by it after a SIGKILL (src/exec/run_tag.ts).
+        ...runTagEnv(),
       },
       clearEnv: true,
       ...(invocation.cwd === undefined ? {} : { cwd: invocation.cwd }),
