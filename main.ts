@@ -25,6 +25,11 @@ if (import.meta.main) {
     const { main } = await import("./fake_acp_agent/mod.ts");
     Deno.exit(await main(args.slice(1)));
   }
+  if (Deno.env.get("CONFORMANCE_PERMITTED") === "1") {
+    // Started again by conformance:permit: the run ends when the first harness is gone (cli/permit.ts).
+    const { watchPermittingParent } = await import("./cli/permit.ts");
+    watchPermittingParent();
+  }
   const { runCli } = await import("./cli/mod.ts");
   const { processIo } = await import("./cli/io.ts");
   let code: number;

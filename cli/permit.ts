@@ -165,10 +165,13 @@ export async function runPermitted(needs: RunNeeds, argv: readonly string[], io:
   const child = new Deno.Command(Deno.build.os === "linux" ? "/proc/self/exe" : Deno.execPath(), {
     args: ["run", "--quiet", "--config", config, ...permissionFlags(needs.run, needs.env), main, ...argv],
     env: { [PERMITTED_ENV]: "1" },
-    stdin: "null",
+    // A pipe this process holds open until the child exits: when this process dies (a supervisor's SIGKILL),
+    // the child reads end of input and ends its run ({@linkcode watchPermittingParent}).
+    stdin: "piped",
     // Its own group: a Ctrl-C reaches it once, through the forwarding below, never twice.
     detached: true,
   }).spawn();
+  const lifeline = child.stdin.getWriter();
   // By the `kill` binary where Deno.kill is refused (src/exec/process_group.ts); the child alone, not its group:
   // it ends its hosts' groups itself, as any run does.
   const forward = (signal: "SIGINT" | "SIGTERM") => () =>
@@ -180,7 +183,32 @@ export async function runPermitted(needs: RunNeeds, argv: readonly string[], io:
     return status.signal === null ? status.code : 128 + (SIGNAL_NUMBER[status.signal] ?? 1);
   } finally {
     for (const [signal, listener] of listeners) Deno.removeSignalListener(signal, listener);
+    await lifeline.close().catch(() => {});
   }
+}
+
+/**
+ * In the widened process ({@linkcode runPermitted}'s child): ends the run as a SIGTERM would once the process
+ * that started it is gone. Its stdin is a pipe that process holds open until this one exits, and nothing is
+ * ever written to it, so end of input means the first harness died (a supervisor's SIGKILL, which no signal
+ * forwarding survives), and the run must not outlive it. Does nothing in any other process.
+ */
+export function watchPermittingParent(env = Deno.env): void {
+  if (env.get(PERMITTED_ENV) !== "1") return;
+  void (async () => {
+    const buffer = new Uint8Array(64);
+    try {
+      while (await Deno.stdin.read(buffer) !== null) {
+        // Nothing is sent on it: it only tells when the first harness is gone.
+      }
+    } catch {
+      // A closed or broken stdin means the same.
+    }
+    // As a SIGTERM from outside: the run's own listener stops it (hosts ended, reports written). By the `kill`
+    // binary, since Deno.kill needs more run permission than the harness has (src/exec/process_group.ts).
+    await new Deno.Command("kill", { args: ["-s", "TERM", String(Deno.pid)], stdin: "null", stdout: "null" })
+      .output().catch(() => {});
+  })();
 }
 
 const SIGNAL_NUMBER: Partial<Record<Deno.Signal, number>> = { SIGINT: 2, SIGKILL: 9, SIGTERM: 15 };

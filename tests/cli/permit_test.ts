@@ -137,3 +137,41 @@ Deno.test("a Ctrl-C to a permitted run reaches the widened harness once: exit 13
   const survivors = await processesTagged(harness.runId);
   assert.deepEqual(survivors, [], `processes of the run survived it:\n${describeSurvivors(survivors)}`);
 });
+
+Deno.test("a permitted run whose first harness is SIGKILLed ends too: the widened harness and its host are gone", async () => {
+  await using host = await plantCliHost({
+    id: "lingers",
+    prefix: "conformance-permit-kill-",
+    // Writes its pid, then sleeps ignoring SIGTERM before its stream ends: the run is mid-test when killed.
+    script: (dir) => [
+      "trap '' TERM",
+      `echo "$$" > '${dir}/pid.tmp' && mv '${dir}/pid.tmp' '${dir}/pid'`,
+      "exec sleep 3600",
+    ],
+  });
+  await using harness = spawnHarness(
+    ["run", "--config", host.config, "--host", "lingers", "--live", "--grep", "^cli/behavior/streaming$"],
+    { env: PERMIT },
+  );
+  const pidFile = join(host.dir, "pid");
+  const deadline = Date.now() + 60_000;
+  let pgid = 0;
+  while (pgid === 0) {
+    assert.ok(Date.now() < deadline, "the host never started");
+    pgid = Number(await Deno.readTextFile(pidFile).catch(() => "0"));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  // A supervisor's SIGKILL to the first harness alone: no signal reaches the widened one.
+  Deno.kill(harness.pid, "SIGKILL");
+  // A bound against a hang, from the kill (the first harness's pipes stay open while the widened one runs):
+  // the widened run stops as on SIGTERM, in about a second; left alone it would run on to its host's timeout.
+  const gone = Date.now() + 30_000;
+  let survivors = await processesTagged(harness.runId);
+  while ((survivors.length > 0 || await groupAlive(pgid)) && Date.now() < gone) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    survivors = await processesTagged(harness.runId);
+  }
+  assert.equal(await groupAlive(pgid), false, "the host's group outlived the run");
+  assert.deepEqual(survivors, [], `processes of the run survived it:\n${describeSurvivors(survivors)}`);
+  await harness.done;
+});
