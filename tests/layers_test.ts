@@ -61,14 +61,18 @@ const DEPS: Readonly<Record<string, readonly string[]>> = {
   "src/report/": ["src/report/", "src/outcome.ts", ...LEAVES],
   // Hosts, then suites (a suite may look a host up in hosts/registry.ts; a host never names a test).
   "hosts/": ["hosts/", "src/"],
+  // The fake ACP agent's variants are switched by the variable its module names.
+  "hosts/cli/fake_acp.ts": ["hosts/", "src/", "fake_acp_agent/mod.ts"],
   "suite/": ["suite/", "hosts/", "src/"],
   // The application.
   "cli/": ["cli/", "suite/", "hosts/", "src/"],
   "fake_host/": ["fake_host/", "src/"],
   // The reference agent is re-invoked per host run, like the fake host: it imports nothing outside its folder.
   "reference_agent/": ["reference_agent/"],
+  // So is the scripted fake ACP agent, per ACP test.
+  "fake_acp_agent/": ["fake_acp_agent/"],
   // The reaper is started as `conformance __reaper` and must not pay for loading the CLI.
-  "main.ts": ["cli/", "fake_host/", "reference_agent/", "src/exec/reaper.ts"],
+  "main.ts": ["cli/", "fake_host/", "reference_agent/", "fake_acp_agent/", "src/exec/reaper.ts"],
   "mod.ts": ["src/"],
   "tools/": ["*"],
   "tests/": ["*"],
