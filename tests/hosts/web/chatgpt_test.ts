@@ -69,7 +69,8 @@ Deno.test({
       { kind: "conversationContains", marker: "draft-marker-42", timeoutMs: 10_000 },
       context(),
     );
-    assert.deepEqual(found.value, { found: true, text: "draft-marker-42" });
+    // The stand-in marks its turns as ChatGPT does (data-message-author-role): the draft is a user turn.
+    assert.deepEqual(found.value, { found: true, text: "draft-marker-42", role: "user" });
     assert.deepEqual(
       await host.confirmDialog({ kind: "confirmDialog", dialog: "sampling" }, context()),
       { ok: false, unsupported: true },
