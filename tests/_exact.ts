@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { type ExpectationSet, expectedStatus } from "../src/expectations.ts";
 import type { Outcome, Status } from "../src/outcome.ts";
 
 /** A status a gate expects that no expectations file lists, and the words its message must carry. */
@@ -74,4 +75,17 @@ export function exactMismatches(gate: ExactGate): string[] {
     if (!gate.outcomes.has(test)) wrong.push(`${test}: in the gate's table but it did not run`);
   }
   return wrong;
+}
+
+/** The `listed` of {@linkcode ExactGate} for `host`: what its expectations file lists for a test, with why. */
+export function listedIn(
+  expectations: ReadonlyMap<string, ExpectationSet>,
+  host: string,
+): (test: string) => Listed | undefined {
+  return (test) => {
+    const expected = expectedStatus(expectations, host, test);
+    return expected.reason === undefined
+      ? undefined
+      : { statuses: expected.statuses ?? [expected.status], reason: expected.reason };
+  };
 }

@@ -9,47 +9,44 @@ import { join } from "node:path";
 import { OK_STREAM, plantCliHost } from "../cli/_planted_host.ts";
 import { describeSurvivors, processesTagged, spawnHarness } from "./_harness.ts";
 
+/** Runs `cli/behavior/streaming` on a planted host that starts `daemons` before its stream, as `conformance`
+ * under its own permission set: the harness's exit, the survivors matching `pattern`, the test's result. */
+async function runEscaper(id: string, daemons: readonly string[], pattern: RegExp) {
+  await using host = await plantCliHost({
+    id,
+    prefix: "conformance-escape-",
+    script: () => [
+      'if [ "$1" = "--version" ]; then echo 1.0.0; exit 0; fi',
+      ...daemons,
+      ...OK_STREAM.map((line) => `echo '${line}'`),
+    ],
+  });
+  const out = join(host.dir, "out");
+  await using harness = spawnHarness(
+    ["run", "--config", host.config, "--host", id, "--live", "--grep", "^cli/behavior/streaming$"]
+      .concat(["--reporter", "json", "--out", out]),
+    { alsoRun: [join(host.dir, id)] },
+  );
+  const started = performance.now();
+  const exit = await harness.done;
+  const tookMs = performance.now() - started;
+  const survivors = (await processesTagged(harness.runId)).filter((p) => pattern.test(p.command));
+  const report = JSON.parse(await Deno.readTextFile(join(out, "report.json")).catch(() => "{}"));
+  const result = report.results?.find((r: { test: string }) => r.test === "cli/behavior/streaming");
+  return { exit, tookMs, survivors, result };
+}
+
 Deno.test({
   name: "daemons a host starts with setsid are killed and reported, and the run is not held by them",
   ignore: Deno.build.os !== "linux",
   fn: async () => {
-    await using host = await plantCliHost({
-      id: "escaper",
-      prefix: "conformance-escape-",
-      script: () => [
-        'if [ "$1" = "--version" ]; then echo 1.0.0; exit 0; fi',
-        "setsid sleep 300 >/dev/null 2>&1 &",
-        "setsid sleep 301 &",
-        ...OK_STREAM.map((line) => `echo '${line}'`),
-      ],
-    });
-    const out = join(host.dir, "out");
-    await using harness = spawnHarness(
-      [
-        "run",
-        "--config",
-        host.config,
-        "--host",
-        "escaper",
-        "--live",
-        "--grep",
-        "^cli/behavior/streaming$",
-        "--reporter",
-        "json",
-        "--out",
-        out,
-      ],
-      { alsoRun: [join(host.dir, "escaper")] },
+    const { exit, tookMs, survivors, result } = await runEscaper(
+      "escaper",
+      ["setsid sleep 300 >/dev/null 2>&1 &", "setsid sleep 301 &"],
+      /sleep 30[01]/,
     );
-    const started = performance.now();
-    const exit = await harness.done;
-    const tookMs = performance.now() - started;
-    const survivors = (await processesTagged(harness.runId)).filter((p) => /sleep 30[01]/.test(p.command));
     assert.deepEqual(survivors, [], `the escaped daemons outlived the run:\n${describeSurvivors(survivors)}`);
     assert.equal(exit.code, 1, `the escaping host must fail its test; stderr: ${exit.stderr.slice(0, 2000)}`);
-
-    const report = JSON.parse(await Deno.readTextFile(join(out, "report.json")));
-    const result = report.results.find((r: { test: string }) => r.test === "cli/behavior/streaming");
     assert.equal(result?.status, "FAIL");
     assert.deepEqual(result.details.violations.map((v: { kind: string }) => v.kind), ["group_escaped"]);
     const text = JSON.stringify(result);
@@ -67,39 +64,13 @@ Deno.test({
   fn: async () => {
     // Nothing holds the output after the host's exit, so only the hunt at the end can find the daemon; under
     // the harness's permission set that hunt reads the same listing that showed the group gone.
-    await using host = await plantCliHost({
-      id: "quiet-escaper",
-      prefix: "conformance-escape-",
-      script: () => [
-        'if [ "$1" = "--version" ]; then echo 1.0.0; exit 0; fi',
-        "setsid sleep 302 >/dev/null 2>&1 </dev/null &",
-        ...OK_STREAM.map((line) => `echo '${line}'`),
-      ],
-    });
-    const out = join(host.dir, "out");
-    await using harness = spawnHarness(
-      [
-        "run",
-        "--config",
-        host.config,
-        "--host",
-        "quiet-escaper",
-        "--live",
-        "--grep",
-        "^cli/behavior/streaming$",
-        "--reporter",
-        "json",
-        "--out",
-        out,
-      ],
-      { alsoRun: [join(host.dir, "quiet-escaper")] },
+    const { exit, survivors, result } = await runEscaper(
+      "quiet-escaper",
+      ["setsid sleep 302 >/dev/null 2>&1 </dev/null &"],
+      /sleep 302/,
     );
-    const exit = await harness.done;
-    const survivors = (await processesTagged(harness.runId)).filter((p) => /sleep 302/.test(p.command));
     assert.deepEqual(survivors, [], `the escaped daemon outlived the run:\n${describeSurvivors(survivors)}`);
     assert.equal(exit.code, 1, `the escaping host must fail its test; stderr: ${exit.stderr.slice(0, 2000)}`);
-    const report = JSON.parse(await Deno.readTextFile(join(out, "report.json")));
-    const result = report.results.find((r: { test: string }) => r.test === "cli/behavior/streaming");
     assert.equal(result?.status, "FAIL");
     assert.deepEqual(result.details.violations.map((v: { kind: string }) => v.kind), ["group_escaped"]);
     assert.match(

@@ -10,13 +10,13 @@
  */
 import assert from "node:assert/strict";
 import { HOSTS } from "../../../hosts/registry.ts";
-import { expectedStatus, loadExpectations } from "../../../src/expectations.ts";
+import { loadExpectations } from "../../../src/expectations.ts";
 import type { CliHostEntry } from "../../../src/host.ts";
 import type { Outcome } from "../../../src/outcome.ts";
 import { acpTier } from "../../../suite/cli/acp.ts";
 import { isRealCli } from "../../../suite/cli/mock_model.ts";
 import { headlessSettings } from "../../_settings.ts";
-import { exactMismatches } from "../../_exact.ts";
+import { exactMismatches, listedIn } from "../../_exact.ts";
 
 /** The real agents whose ACP results are recorded (2026-12-05); the rest are declared but not yet run here. */
 const RECORDED: readonly string[] = [
@@ -82,12 +82,7 @@ Deno.test({
           }
           const problems = exactMismatches({
             outcomes: mine,
-            listed: (test) => {
-              const expected = expectedStatus(expectations, entry.id, test);
-              return expected.reason === undefined
-                ? undefined
-                : { statuses: expected.statuses ?? [expected.status], reason: expected.reason };
-            },
+            listed: listedIn(expectations, entry.id),
           });
           assert.deepEqual(problems, [], `${entry.id}:\n${problems.join("\n")}`);
         },

@@ -12,13 +12,13 @@
  */
 import assert from "node:assert/strict";
 import { HOSTS } from "../../../hosts/registry.ts";
-import { expectedStatus, loadExpectations } from "../../../src/expectations.ts";
+import { loadExpectations } from "../../../src/expectations.ts";
 import type { CliHostEntry } from "../../../src/host.ts";
 import type { Outcome } from "../../../src/outcome.ts";
 import { capabilityBehaviorTier } from "../../../suite/cli/capability_behavior.ts";
 import { isRealCli } from "../../../suite/cli/mock_model.ts";
 import { headlessSettings } from "../../_settings.ts";
-import { exactMismatches, type GateRow } from "../../_exact.ts";
+import { exactMismatches, type GateRow, listedIn } from "../../_exact.ts";
 
 /**
  * The SKIPs a host's own file declares (what the tier cannot run there): without tool names every test; without
@@ -89,12 +89,7 @@ Deno.test("every installed real CLI meets its expectations on cli/capability-beh
         }
         const problems = exactMismatches({
           outcomes: mine,
-          listed: (test) => {
-            const expected = expectedStatus(expectations, entry.id, test);
-            return expected.reason === undefined
-              ? undefined
-              : { statuses: expected.statuses ?? [expected.status], reason: expected.reason };
-          },
+          listed: listedIn(expectations, entry.id),
           table: declaredSkips(entry, mine.keys()),
         });
         assert.deepEqual(problems, [], `${entry.id}:\n${problems.join("\n")}`);
