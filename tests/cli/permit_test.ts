@@ -104,30 +104,42 @@ Deno.test("a compiled binary cannot widen itself: the refusal names the build, o
   );
 });
 
-Deno.test("a Ctrl-C to a permitted run reaches the widened harness once: exit 130, every group gone", async () => {
-  await using host = await plantCliHost({
+/** A host "lingers" that runs `first`, writes its pid, then sleeps ignoring SIGTERM. */
+function plantLingering(prefix: string, first: readonly string[]) {
+  return plantCliHost({
     id: "lingers",
-    prefix: "conformance-permit-int-",
-    // Ends its stream, writes its pid, then sleeps ignoring SIGTERM: the harness must kill its group.
+    prefix,
     script: (dir) => [
-      ...OK_STREAM.map((line) => `echo '${line}'`),
+      ...first,
       "trap '' TERM",
       `echo "$$" > '${dir}/pid.tmp' && mv '${dir}/pid.tmp' '${dir}/pid'`,
       "exec sleep 3600",
     ],
   });
+}
+
+/** The planted host's pid (its group id) once it has written it; a hang bound of 60 s. */
+async function hostPid(dir: string): Promise<number> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const pid = Number(await Deno.readTextFile(join(dir, "pid")).catch(() => "0"));
+    if (pid > 0) return pid;
+    assert.ok(Date.now() < deadline, "the host never started");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+Deno.test("a Ctrl-C to a permitted run reaches the widened harness once: exit 130, every group gone", async () => {
+  // Ends its stream first: the harness must kill the lingering group.
+  await using host = await plantLingering(
+    "conformance-permit-int-",
+    OK_STREAM.map((line) => `echo '${line}'`),
+  );
   await using harness = spawnHarness(
     ["run", "--config", host.config, "--host", "lingers", "--live", "--grep", "^cli/behavior/streaming$"],
     { env: PERMIT },
   );
-  const pidFile = join(host.dir, "pid");
-  const deadline = Date.now() + 60_000;
-  let pgid = 0;
-  while (pgid === 0) {
-    assert.ok(Date.now() < deadline, "the host never started");
-    pgid = Number(await Deno.readTextFile(pidFile).catch(() => "0"));
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  const pgid = await hostPid(host.dir);
   // As a terminal does: the signal goes to the foreground process group, the first harness's.
   Deno.kill(-harness.pid, "SIGINT");
   const exit = await harness.done;
@@ -139,28 +151,13 @@ Deno.test("a Ctrl-C to a permitted run reaches the widened harness once: exit 13
 });
 
 Deno.test("a permitted run whose first harness is SIGKILLed ends too: the widened harness and its host are gone", async () => {
-  await using host = await plantCliHost({
-    id: "lingers",
-    prefix: "conformance-permit-kill-",
-    // Writes its pid, then sleeps ignoring SIGTERM before its stream ends: the run is mid-test when killed.
-    script: (dir) => [
-      "trap '' TERM",
-      `echo "$$" > '${dir}/pid.tmp' && mv '${dir}/pid.tmp' '${dir}/pid'`,
-      "exec sleep 3600",
-    ],
-  });
+  // Before its stream ends: the run is mid-test when killed.
+  await using host = await plantLingering("conformance-permit-kill-", []);
   await using harness = spawnHarness(
     ["run", "--config", host.config, "--host", "lingers", "--live", "--grep", "^cli/behavior/streaming$"],
     { env: PERMIT },
   );
-  const pidFile = join(host.dir, "pid");
-  const deadline = Date.now() + 60_000;
-  let pgid = 0;
-  while (pgid === 0) {
-    assert.ok(Date.now() < deadline, "the host never started");
-    pgid = Number(await Deno.readTextFile(pidFile).catch(() => "0"));
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  const pgid = await hostPid(host.dir);
   // A supervisor's SIGKILL to the first harness alone: no signal reaches the widened one.
   Deno.kill(harness.pid, "SIGKILL");
   // A bound against a hang, from the kill (the first harness's pipes stay open while the widened one runs):
