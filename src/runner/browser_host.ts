@@ -17,7 +17,14 @@ import {
 import { launchChromium } from "./chromium.ts";
 import { groupAlive } from "../exec/process_group.ts";
 import { frameChain } from "./frame_chain.ts";
-import type { CapabilityContext, Host, HostSetupOptions, RequestOf, SuiteBridge } from "./host.ts";
+import type {
+  CapabilityContext,
+  Host,
+  HostSetupOptions,
+  RequestOf,
+  SharedBrowser,
+  SuiteBridge,
+} from "./host.ts";
 import type { FrameSuiteBridge } from "./suite_bridge.ts";
 import { pollUntil } from "../time.ts";
 
@@ -47,6 +54,25 @@ export async function readDownload(download: Download): Promise<{ filename: stri
   } finally {
     await Deno.remove(copy).catch(() => {});
   }
+}
+
+/** The options every throwaway context gets. */
+const CONTEXT_OPTIONS: BrowserContextOptions = { acceptDownloads: true, colorScheme: "light" };
+
+/**
+ * A context of its own in a browser another owner launched: closing it closes the context, never the browser,
+ * and until it is closed the session counts the browser's pid among its survivors.
+ */
+async function sharedSession(shared: SharedBrowser): Promise<BrowserSession> {
+  const context = await shared.browser.newContext(CONTEXT_OPTIONS);
+  let closed = false;
+  context.on("close", () => void (closed = true));
+  return {
+    context,
+    pid: null,
+    close: () => context.close().catch(() => {}),
+    survivors: () => Promise.resolve(closed || !shared.browser.isConnected() ? [] : [shared.pid]),
+  };
 }
 
 /** The shared Playwright host; subclasses implement {@linkcode BrowserHost.open} and `launch`. */
@@ -141,9 +167,10 @@ export abstract class BrowserHost implements Host {
    * host that needs a persistent, signed-in profile overrides it.
    */
   protected async startBrowser(options: HostSetupOptions): Promise<BrowserSession> {
+    if (options.sharedBrowser !== undefined) return await sharedSession(options.sharedBrowser);
     const launched = await launchChromium({ headful: options.headful, signal: options.signal });
     try {
-      const context = await launched.browser.newContext({ acceptDownloads: true, colorScheme: "light" });
+      const context = await launched.browser.newContext(CONTEXT_OPTIONS);
       return {
         context,
         pid: launched.pid,

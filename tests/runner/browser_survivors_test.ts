@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { BrowserHost, type BrowserSession } from "../../src/runner/browser_host.ts";
 import type { HostSetupOptions, SuiteBridge } from "../../src/runner/host.ts";
-import { chromiumPath } from "../../src/runner/chromium.ts";
+import { chromiumPath, launchChromium } from "../../src/runner/chromium.ts";
 import { groupAlive } from "../../src/exec/process_group.ts";
 
 /** A host on a blank page whose teardown, when `leaky`, forgets to close the browser. */
@@ -64,6 +64,40 @@ for (const leaky of [true, false]) {
       } finally {
         await host.realClose?.();
       }
+    },
+  });
+}
+
+for (const leaky of [true, false]) {
+  Deno.test({
+    name: leaky
+      ? "in a shared browser, browserSurvivors() names it while the run's context is left open"
+      : "in a shared browser, a teardown closes the run's context only, and nothing is reported",
+    ignore: Deno.build.os !== "linux" || chromiumPath() === null,
+    async fn() {
+      const launched = await launchChromium();
+      try {
+        const host = new BlankHost(leaky);
+        await host.setup({
+          ...setupOptions(new AbortController().signal),
+          sharedBrowser: { browser: launched.browser, pid: launched.pid },
+        });
+        assert.equal(host.browserPid, null, "a shared browser is not the run's own");
+        assert.equal(launched.browser.contexts().length, 1);
+        await host.teardown();
+        const survivors = await host.browserSurvivors();
+        assert.ok(launched.browser.isConnected(), "the teardown left the shared browser running");
+        if (leaky) {
+          assert.deepEqual(survivors, [launched.pid]);
+          assert.equal(launched.browser.contexts().length, 1);
+        } else {
+          assert.deepEqual(survivors, []);
+          assert.equal(launched.browser.contexts().length, 0);
+        }
+      } finally {
+        await launched.close();
+      }
+      assert.deepEqual(await launched.survivors(), []);
     },
   });
 }
