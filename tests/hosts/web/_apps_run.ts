@@ -7,7 +7,8 @@
 import assert from "node:assert/strict";
 import type { AppsHostEntry, HostEntry } from "../../../src/host.ts";
 import type { Outcome } from "../../../src/outcome.ts";
-import type { Host, HostSetupOptions } from "../../../src/runner/host.ts";
+import { launchChromium, type LaunchedBrowser } from "../../../src/runner/chromium.ts";
+import type { Host, HostSetupOptions, SharedBrowser } from "../../../src/runner/host.ts";
 import type { RunSettings } from "../../../src/suite.ts";
 import { appsDriver } from "../../../suite/apps/driver.ts";
 import { headlessSettings } from "../../_settings.ts";
@@ -83,6 +84,7 @@ export interface WatchedEntry<H extends ListeningHost> {
  * Wraps `entry` so that each host it creates is recorded, with its listener URLs once its setup ended.
  *
  * @param entry The entry to watch; its `create` must make an `H`.
+ * @param shared A browser the hosts open their contexts in, instead of launching one each.
  * @returns The wrapped entry, and the hosts and endpoints it fills in as it runs.
  * @example
  * ```ts ignore
@@ -91,7 +93,10 @@ export interface WatchedEntry<H extends ListeningHost> {
  * console.assert(watched.hosts.length === 1);
  * ```
  */
-export function watchHosts<H extends ListeningHost>(entry: AppsHostEntry): WatchedEntry<H> {
+export function watchHosts<H extends ListeningHost>(
+  entry: AppsHostEntry,
+  shared?: SharedChromium,
+): WatchedEntry<H> {
   const hosts: H[] = [];
   const endpoints: string[] = [];
   const watched: AppsHostEntry = {
@@ -101,11 +106,43 @@ export function watchHosts<H extends ListeningHost>(entry: AppsHostEntry): Watch
       const setup = host.setup.bind(host);
       host.setup = async (options: HostSetupOptions) => {
         hosts.push(host);
-        await setup(options);
+        await setup(shared === undefined ? options : { ...options, sharedBrowser: await shared.get() });
         endpoints.push(...host.endpoints);
       };
       return host;
     },
   };
   return { entry: watched, hosts, endpoints };
+}
+
+/**
+ * One Chromium that many host runs of a test share (a launch costs more than a catalogue's worth of some
+ * tests), each run in a context of its own; launched on first use and again if it went away. `close` ends
+ * every browser it launched and returns the pids still alive, which must be none.
+ */
+export class SharedChromium {
+  #current: LaunchedBrowser | null = null;
+  #all: LaunchedBrowser[] = [];
+
+  /** The browser to open a context in. */
+  async get(): Promise<SharedBrowser> {
+    if (this.#current === null || !this.#current.browser.isConnected()) {
+      this.#current = await launchChromium();
+      this.#all.push(this.#current);
+    }
+    return { browser: this.#current.browser, pid: this.#current.pid };
+  }
+
+  /** Closes every browser launched here; the pids of their processes still alive afterwards. */
+  async close(): Promise<number[]> {
+    const all = this.#all;
+    this.#all = [];
+    this.#current = null;
+    const survivors: number[] = [];
+    for (const launched of all) {
+      await launched.close();
+      survivors.push(...await launched.survivors());
+    }
+    return survivors;
+  }
 }

@@ -19,7 +19,7 @@ import type { AppsHostEntry } from "../../../src/host.ts";
 import type { Outcome } from "../../../src/outcome.ts";
 import { CATALOGUE } from "../../../suite/apps/catalogue/mod.ts";
 import { headlessSettings } from "../../_settings.ts";
-import { byCatalogueId, runApps, watchHosts } from "./_apps_run.ts";
+import { byCatalogueId, runApps, SharedChromium, watchHosts } from "./_apps_run.ts";
 
 /**
  * Catalogue tests no host flaw can make non-PASS, each with the reason. Empty: every test has a variant. An
@@ -35,14 +35,16 @@ interface Observed {
 
 /**
  * Runs the catalogue (or `only` these ids) against `entry`, shuffled by `shuffleSeed` when given, recording the
- * browser pid and listener URLs of its host.
+ * browser session and listener URLs of its host. With `shared`, the host opens its context in that browser
+ * instead of launching its own.
  */
 async function runCatalogue(
   entry: AppsHostEntry,
   shuffleSeed?: number,
   only?: readonly string[],
+  shared?: SharedChromium,
 ): Promise<Observed> {
-  const watched = watchHosts<ReferenceHost>(entry);
+  const watched = watchHosts<ReferenceHost>(entry, shared);
   const settings = headlessSettings({
     timeoutMultiplier: 2,
     ...(shuffleSeed === undefined ? {} : { shuffleSeed }),
@@ -90,10 +92,14 @@ function selectedVariants(): typeof VARIANTS {
   return only ? VARIANTS.filter((variant) => only.includes(variant.name)) : VARIANTS;
 }
 
+/**
+ * After a host run: its browser is gone (its own, or its context in a shared one is closed), and so is every
+ * listener it opened.
+ */
 async function assertNothingSurvives(observed: Observed): Promise<void> {
-  assert.equal(observed.hosts.length, 1, "one browser per host run");
+  assert.equal(observed.hosts.length, 1, "one browser session per host run");
   for (const host of observed.hosts) {
-    assert.deepEqual(await host.browserSurvivors(), [], "browser processes survived the run");
+    assert.deepEqual(await host.browserSurvivors(), [], "the run's browser (or its context) survived it");
   }
   assert.ok(observed.endpoints.length >= 6);
   for (const url of observed.endpoints) {
@@ -113,6 +119,18 @@ function mayNotInfo(results: Map<string, Outcome>, ids: string[]): string[] {
 
 function describe(results: Map<string, Outcome>, ids: string[]): string {
   return ids.map((id) => `${id}: ${results.get(id)?.status} ${results.get(id)?.message ?? ""}`).join("\n");
+}
+
+/**
+ * Runs `count` workers at once, each with a browser of its own that its host runs share; when all are done,
+ * every browser is closed and must have left no process.
+ */
+async function inWorkers(count: number, work: (shared: SharedChromium) => Promise<void>): Promise<void> {
+  const browsers = Array.from({ length: count }, () => new SharedChromium());
+  const worked = await Promise.allSettled(browsers.map((shared) => work(shared)));
+  const survivors = (await Promise.all(browsers.map((shared) => shared.close()))).flat();
+  for (const outcome of worked) if (outcome.status === "rejected") throw outcome.reason;
+  assert.deepEqual(survivors, [], "the workers' browsers left processes behind");
 }
 
 Deno.test("every catalogue test is targeted by a broken variant, and every target is a catalogue test", () => {
@@ -166,8 +184,10 @@ Deno.test({
     console.log(
       `catalogue order shuffled with seed ${SHUFFLE_SEED} (REFERENCE_SHUFFLE_SEED=${SHUFFLE_SEED})`,
     );
-    // Three variants at a time: each is its own browser and listeners, so they cannot interfere.
-    await Promise.all(Array.from({ length: 3 }, async () => {
+    // Four variants at a time (a run mostly waits on the View and on its deadlines), each with its own
+    // listeners and its own context in its worker's browser (one launch per worker rather than per variant),
+    // so they cannot interfere.
+    await inWorkers(4, async (shared) => {
       for (let variant = queue.shift(); variant !== undefined; variant = queue.shift()) {
         const entry = REFERENCE_VARIANT_HOSTS.find((candidate) =>
           candidate.id === `reference:${variant.name}`
@@ -177,7 +197,7 @@ Deno.test({
           continue;
         }
         const started = performance.now();
-        const observed = await runCatalogue(entry, SHUFFLE_SEED);
+        const observed = await runCatalogue(entry, SHUFFLE_SEED, undefined, shared);
         FULL_RUNS.set(variant.name, observed.results);
         const failing = nonPassing(observed.results);
         const expected = [...variant.fails].sort();
@@ -210,7 +230,7 @@ Deno.test({
         }
         await assertNothingSurvives(observed);
       }
-    }));
+    });
     assert.deepEqual(mismatches, [], mismatches.join("\n\n"));
   },
 });
@@ -259,9 +279,9 @@ Deno.test({
       }
     }
     const mismatches: string[] = [];
-    await Promise.all(Array.from({ length: 3 }, async () => {
+    await inWorkers(3, async (shared) => {
       for (let job = jobs.shift(); job !== undefined; job = jobs.shift()) {
-        const alone = await runCatalogue(job.entry, undefined, [job.id]);
+        const alone = await runCatalogue(job.entry, undefined, [job.id], shared);
         const outcome = alone.results.get(job.id);
         const verdict = job.want(outcome?.status ?? "") ? "as in the full run" : "MISMATCH";
         console.log(`${job.entry.id} ${job.id} alone: ${outcome?.status} ${verdict}`);
@@ -273,7 +293,7 @@ Deno.test({
         }
         await assertNothingSurvives(alone);
       }
-    }));
+    });
     assert.deepEqual(mismatches, [], mismatches.join("\n"));
   },
 });
