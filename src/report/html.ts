@@ -18,6 +18,7 @@ import { join } from "node:path";
 import { compare, STATUSES, type TestResult } from "../outcome.ts";
 import { writeFileAtomic } from "./atomic_write.ts";
 import { boardGrid, type BoardRow, shortVersion, STATUS_MARK } from "./board_grid.ts";
+import { ACP_PREFIX, acpBoard } from "./acp_board.ts";
 import { capabilityBoard, type CapabilityHalf } from "./capability_board.ts";
 import { formatDuration } from "./duration.ts";
 import { CSP, escapeHtml, SCRIPT, STYLE } from "./html_page.ts";
@@ -198,6 +199,7 @@ export function renderHtml(
   );
   out.push(...boardHtml(grid, secrets, (result) => indexOf.get(result)));
   out.push(...capabilityHtml(clean, secrets, (result) => indexOf.get(result)));
+  out.push(...acpHtml(clean, secrets, (result) => indexOf.get(result)));
   out.push("<h2>Results</h2>");
   for (const [index, result] of results.entries()) {
     out.push(...resultRow(result, index, { artifacts: options.artifacts, rerun: options.rerun }));
@@ -393,3 +395,45 @@ export default {
       ...(context.rerun ? { rerun: context.rerun } : {}),
     }),
 } satisfies ReporterModule;
+
+/**
+ * The ACP board (src/report/acp_board.ts): a row per agent with what its `initialize` claimed and a mark per
+ * `cli/acp/*` case, each linking to its result. Nothing without an ACP result.
+ */
+function acpHtml(
+  report: RunReport,
+  secrets: readonly string[],
+  indexOf: (result: TestResult) => number | undefined,
+): string[] {
+  const board = acpBoard(report, { includeTestOnly: true, secrets });
+  if (board.rows.length === 0) return [];
+  const codes = (items: readonly string[]) =>
+    items.length === 0 ? "–" : items.map((item) => `<code>${escapeHtml(item)}</code>`).join(" ");
+  return [
+    '<h2>ACP (Agent Client Protocol)</h2><table id="acp"><thead><tr><th>Agent</th><th>Protocol</th>' +
+    "<th>Agent info</th><th>Claims</th><th>Auth</th>",
+    ...board.cases.map((name) => `<th><code>${escapeHtml(name)}</code></th>`),
+    "<th>Passed</th></tr></thead><tbody>",
+    ...board.rows.map((row) => {
+      const claims = row.claims;
+      const facts = claims === null
+        ? '<td colspan="4" class="meta">not observed (no passing initialize)</td>'
+        : `<td>${claims.protocolVersion ?? "?"}</td><td>${escapeHtml(claims.agent)}</td>` +
+          `<td>${codes(claims.capabilities)}</td><td>${codes(claims.authMethods)}</td>`;
+      const marks = row.cells.map((cell) => {
+        if (cell === undefined) return "<td></td>";
+        const unexpected = cell.verdict === "unexpected" || cell.verdict === "stale" ? " unexpected" : "";
+        const title = `${cell.result.test}: ${cell.result.status}${
+          cell.result.message ? ` ${cell.result.message}` : ""
+        }`;
+        return `<td class="mark ${cell.result.status}${unexpected}" title="${escapeHtml(title)}">` +
+          `<a href="#r${indexOf(cell.result)}">${cell.mark}</a></td>`;
+      }).join("");
+      return `<tr><th scope="row">${escapeHtml(row.host.id)}</th>${facts}${marks}` +
+        `<td>${row.passed}/${row.ran}</td></tr>`;
+    }),
+    "</tbody></table>",
+    `<p class="meta">Protocol: the version the agent answered to ours; agent info, claims and auth: its ` +
+    `<code>initialize</code> answer (<code>${ACP_PREFIX}initialize</code>) · each mark links to its result</p>`,
+  ];
+}

@@ -49,7 +49,7 @@ details{border-bottom:1px solid #eee;padding:.2rem 0}
 summary{cursor:pointer}
 pre{background:#f6f6f6;padding:.5rem;overflow:auto;white-space:pre-wrap;word-break:break-word}
 ol.notes{color:#555}
-#capabilities td.unexpected{outline:2px solid #c5221f}
+#capabilities td.unexpected,#acp td.unexpected{outline:2px solid #c5221f}
 #board td[data-verdict=unexpected]{outline:2px solid #c5221f;background:#fce8e6}
 #board td[data-verdict=stale]{outline:2px solid #b06000}
 .verdict{font-size:1.15rem;padding:.6rem .9rem;border-radius:4px;margin:.4rem 0 .8rem;color:#fff}

@@ -9,6 +9,7 @@
  * @module
  */
 import { boardGrid, type BoardRow, shortVersion } from "./board_grid.ts";
+import { ACP_PREFIX, acpBoard } from "./acp_board.ts";
 import { capabilityBoard, type CapabilityHalf } from "./capability_board.ts";
 import { redact } from "./redact.ts";
 import { stripControls } from "./sanitize.ts";
@@ -104,6 +105,7 @@ export function renderBoardMarkdown(report: RunReport, options: BoardMarkdownOpt
   lines.push(...titles);
   if (grid.footnotes.length + titles.length > 0) lines.push("");
   lines.push(...capabilityLines(report, options.secrets ?? []));
+  lines.push(...acpLines(report, options.secrets ?? []));
   return lines.join("\n");
 }
 
@@ -249,3 +251,46 @@ export default {
   create: (context) =>
     new MarkdownReporter({ outDir: context.outDir, out: context.stdout, secrets: context.secrets }),
 } satisfies ReporterModule;
+
+/**
+ * The ACP board (src/report/acp_board.ts) last: a row per agent with what its `initialize` claimed and a mark
+ * per `cli/acp/*` case (each mark's note is on the main board). Nothing without an ACP result.
+ */
+function acpLines(report: RunReport, secrets: readonly string[]): string[] {
+  const board = acpBoard(report, { secrets });
+  if (board.rows.length === 0) return [];
+  const list = (items: readonly string[]) =>
+    items.length === 0 ? "–" : items.map((item) => `\`${code(item)}\``).join(" ");
+  return [
+    "## ACP (Agent Client Protocol)",
+    "",
+    `| Agent | Protocol | Agent info | Claims | Auth | ${
+      board.cases.map((name) => `\`${code(name)}\``).join(" | ")
+    } | Passed |`,
+    `| --- | :-: | --- | --- | --- | ${board.cases.map(() => ":-:").join(" | ")} | :-: |`,
+    ...board.rows.map((row) => {
+      const claims = row.claims;
+      const facts = claims === null ? ["not observed", "not observed", "not observed", "not observed"] : [
+        claims.protocolVersion === null ? "?" : String(claims.protocolVersion),
+        escapeMarkdown(claims.agent),
+        list(claims.capabilities),
+        list(claims.authMethods),
+      ];
+      const marks = row.cells.map((cell) =>
+        cell === undefined
+          ? ""
+          : cell.verdict === "unexpected" || cell.verdict === "stale"
+          ? `**${cell.mark}**`
+          : cell.mark
+      );
+      return `| ${escapeMarkdown(row.host.id)} | ${
+        [...facts, ...marks, `${row.passed}/${row.ran}`].join(" | ")
+      } |`;
+    }),
+    "",
+    `Protocol: the version the agent answered to ours; agent info, claims and auth: its \`initialize\` answer ` +
+    `(\`${ACP_PREFIX}initialize\`; "not observed" when that case did not pass) · marks as on the board above, ` +
+    "where each one's note is · **bold**: unexpected, or a stale expectation",
+    "",
+  ];
+}
