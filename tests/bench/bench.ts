@@ -7,7 +7,7 @@
  * and memory growth (`mock_model.ts`); a large recorded claude stream through the real executor, its MB/s and
  * the peak RSS of the process reading it (here); the reference-host catalogue (`reference.ts`); the CLI variant
  * table, the reference agent and its broken variants through every CLI tier (`reference_agent.ts`); the mock-model
- * tier per real CLI (here, all at once as a run does); the streaming and capability-behaviour tiers through
+ * tier per real CLI (here, all at once as a run does) and the ACP tier against it (here); the streaming and capability-behaviour tiers through
  * `conformance run` over every installed real CLI, and their ratio (`cli_tiers.ts`); `conformance --version`
  * start-up (here). `--only GROUP[,GROUP…]` measures some groups alone (names in {@linkcode GROUPS}); with
  * `--update-docs` their rows replace the same rows of the table in docs/performance.md.
@@ -18,6 +18,7 @@ import { parseArgs } from "node:util";
 import { HOSTS } from "../../hosts/registry.ts";
 import type { CliHostEntry } from "../../src/host.ts";
 import { permissionFlags } from "../../src/permissions.ts";
+import { acpTier } from "../../suite/cli/acp.ts";
 import { isRealCli, mockModelTier } from "../../suite/cli/mock_model.ts";
 import { sampleStatusPeak, sampleVmHwm } from "../robustness/_harness.ts";
 import type { BenchRow } from "./_row.ts";
@@ -384,7 +385,48 @@ async function mockModelRows(): Promise<BenchRow[]> {
     met: measured.length === entries.length ? total <= 60 && rows.every((row) => row.met) : null,
     note: `${measured.length} of ${entries.length} installed`,
   });
+  rows.push(await acpTierRow(entries, measured.length > 0 ? total : null));
   return rows;
+}
+
+/**
+ * The ACP tier (`cli/acp/*`) over every installed agent that speaks ACP, all at once as a run does (the tier's
+ * run slots bound it), against the mock-model streaming tier's wall of the same bench run: issue 26's "within
+ * 2×". An agent whose cases all SKIP (no ACP, no way to the mock model, not installed) is not counted.
+ */
+async function acpTierRow(
+  entries: readonly CliHostEntry[],
+  streamingSeconds: number | null,
+): Promise<BenchRow> {
+  const figure = "ACP tier, every installed agent at once ÷ the mock-model streaming tier";
+  const target = "≤ 2×";
+  if (streamingSeconds === null) return notMeasured(figure, target, "no real CLI is installed");
+  const settings = headlessSettings({ mockModel: true });
+  const speakers = entries.filter((entry) => entry.runner.acp !== undefined);
+  const started = performance.now();
+  const perAgent = await Promise.all(speakers.map(async (entry) => {
+    const outcomes = await Promise.all(
+      acpTier.list(entry, settings).map((test) => acpTier.run(entry, test, settings, settings.signal)),
+    );
+    return { id: entry.id, outcomes };
+  }));
+  const seconds = (performance.now() - started) / 1000;
+  const ran = perAgent.filter((agent) => agent.outcomes.some((outcome) => outcome.status !== "SKIP"));
+  if (ran.length === 0) return notMeasured(figure, target, "no installed agent ran an ACP case");
+  const counts = new Map<string, number>();
+  for (const outcome of ran.flatMap((agent) => agent.outcomes)) {
+    counts.set(outcome.status, (counts.get(outcome.status) ?? 0) + 1);
+  }
+  const ratio = seconds / streamingSeconds;
+  return {
+    figure,
+    value: `${fixed(seconds, 1)} s ÷ ${fixed(streamingSeconds, 1)} s = ${fixed(ratio, 2)}×`,
+    target,
+    met: ratio <= 2,
+    note: `${ran.length} agents (${ran.map((agent) => agent.id).join(", ")}); ${
+      [...counts].map(([status, count]) => `${count} ${status}`).join(", ")
+    }`,
+  };
 }
 
 async function medianMs(runs: number, binary: string, args: readonly string[]): Promise<number> {
