@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { BrowserContext, BrowserContextOptions, Download, Page } from "playwright-core";
+import type { Browser, BrowserContext, BrowserContextOptions, Download, Page } from "playwright-core";
 import {
   type CapabilityResult,
   consoleAnswer,
@@ -17,14 +17,7 @@ import {
 import { launchChromium } from "./chromium.ts";
 import { groupAlive } from "../exec/process_group.ts";
 import { frameChain } from "./frame_chain.ts";
-import type {
-  CapabilityContext,
-  Host,
-  HostSetupOptions,
-  RequestOf,
-  SharedBrowser,
-  SuiteBridge,
-} from "./host.ts";
+import type { CapabilityContext, Host, HostSetupOptions, RequestOf, SuiteBridge } from "./host.ts";
 import type { FrameSuiteBridge } from "./suite_bridge.ts";
 import { pollUntil } from "../time.ts";
 
@@ -54,6 +47,24 @@ export async function readDownload(download: Download): Promise<{ filename: stri
   } finally {
     await Deno.remove(copy).catch(() => {});
   }
+}
+
+/** A running browser several host runs share, each in a context of its own. */
+export interface SharedBrowser {
+  /** The Playwright browser to open contexts in. */
+  readonly browser: Browser;
+  /** Its pid, which is also its process group. */
+  readonly pid: number;
+}
+
+/**
+ * Setup options with a browser this run shares with others (the variant gate runs dozens of hosts): a browser
+ * host that would launch a throwaway Chromium opens a context of its own in it instead, and its teardown
+ * closes only that context. The owner closes the browser and checks its processes are gone. Not part of the
+ * host contract: only {@linkcode BrowserHost}'s default launch reads it.
+ */
+export interface SharedBrowserSetupOptions extends HostSetupOptions {
+  readonly sharedBrowser?: SharedBrowser;
 }
 
 /** The options every throwaway context gets. */
@@ -167,7 +178,8 @@ export abstract class BrowserHost implements Host {
    * host that needs a persistent, signed-in profile overrides it.
    */
   protected async startBrowser(options: HostSetupOptions): Promise<BrowserSession> {
-    if (options.sharedBrowser !== undefined) return await sharedSession(options.sharedBrowser);
+    const shared = (options as SharedBrowserSetupOptions).sharedBrowser;
+    if (shared !== undefined) return await sharedSession(shared);
     const launched = await launchChromium({ headful: options.headful, signal: options.signal });
     try {
       const context = await launched.browser.newContext(CONTEXT_OPTIONS);

@@ -4,7 +4,6 @@
  *
  * @module
  */
-import type { Browser } from "playwright-core";
 import type { ServerLog } from "../fixtures.ts";
 import type {
   CapabilityKind,
@@ -34,20 +33,6 @@ export interface HostSetupOptions {
   readonly appHtml?: () => string | Promise<string>;
   /** The browser profile folder of a real product (`--profile-dir`); the host's default when absent. */
   readonly profileDir?: string;
-  /**
-   * A browser this run shares with others (the variant gate runs dozens of hosts): a browser host that would
-   * launch a throwaway Chromium opens a context of its own in it instead, and its teardown closes only that
-   * context. The owner closes the browser and checks its processes are gone.
-   */
-  readonly sharedBrowser?: SharedBrowser;
-}
-
-/** A running browser several host runs share, each in a context of its own. */
-export interface SharedBrowser {
-  /** The Playwright browser to open contexts in. */
-  readonly browser: Browser;
-  /** Its pid, which is also its process group. */
-  readonly pid: number;
 }
 
 /**

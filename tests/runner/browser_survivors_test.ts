@@ -5,7 +5,11 @@
  */
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { BrowserHost, type BrowserSession } from "../../src/runner/browser_host.ts";
+import {
+  BrowserHost,
+  type BrowserSession,
+  type SharedBrowserSetupOptions,
+} from "../../src/runner/browser_host.ts";
 import type { HostSetupOptions, SuiteBridge } from "../../src/runner/host.ts";
 import { chromiumPath, launchChromium } from "../../src/runner/chromium.ts";
 import { groupAlive } from "../../src/exec/process_group.ts";
@@ -78,10 +82,11 @@ for (const leaky of [true, false]) {
       const launched = await launchChromium();
       try {
         const host = new BlankHost(leaky);
-        await host.setup({
+        const options: SharedBrowserSetupOptions = {
           ...setupOptions(new AbortController().signal),
           sharedBrowser: { browser: launched.browser, pid: launched.pid },
-        });
+        };
+        await host.setup(options);
         assert.equal(host.browserPid, null, "a shared browser is not the run's own");
         assert.equal(launched.browser.contexts().length, 1);
         await host.teardown();

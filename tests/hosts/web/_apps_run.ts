@@ -8,7 +8,8 @@ import assert from "node:assert/strict";
 import type { AppsHostEntry, HostEntry } from "../../../src/host.ts";
 import type { Outcome } from "../../../src/outcome.ts";
 import { launchChromium, type LaunchedBrowser } from "../../../src/runner/chromium.ts";
-import type { Host, HostSetupOptions, SharedBrowser } from "../../../src/runner/host.ts";
+import type { Host, HostSetupOptions } from "../../../src/runner/host.ts";
+import type { SharedBrowser, SharedBrowserSetupOptions } from "../../../src/runner/browser_host.ts";
 import type { RunSettings } from "../../../src/suite.ts";
 import { appsDriver } from "../../../suite/apps/driver.ts";
 import { headlessSettings } from "../../_settings.ts";
@@ -106,7 +107,10 @@ export function watchHosts<H extends ListeningHost>(
       const setup = host.setup.bind(host);
       host.setup = async (options: HostSetupOptions) => {
         hosts.push(host);
-        await setup(shared === undefined ? options : { ...options, sharedBrowser: await shared.get() });
+        const withShared: SharedBrowserSetupOptions | undefined = shared === undefined
+          ? undefined
+          : { ...options, sharedBrowser: await shared.get() };
+        await setup(withShared ?? options);
         endpoints.push(...host.endpoints);
       };
       return host;
