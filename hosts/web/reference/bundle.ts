@@ -35,13 +35,16 @@ export function buildHostPageScript(): Promise<string> {
 
 /**
  * The host page HTML: the config element, the app slot inside the chat surface (composer and theme setting
- * above it, conversation below; see `chat_surface.ts`), and the inlined bundle (`</script` escaped).
+ * above it, conversation below; see `chat_surface.ts`), and the inlined bundle (`</script` escaped). With
+ * `panels`, the page-wide app controls are left out: each View's panel has its own.
  */
-export function hostPageHtml(script: string, configJson: string): string {
+export function hostPageHtml(script: string, configJson: string, options: { panels?: boolean } = {}): string {
   return `<!doctype html><html><head><meta charset="utf-8"><title>MCP Apps reference host</title>` +
     `<meta name="color-scheme" content="light dark">` +
     `<style>body{font:14px system-ui;margin:16px;color-scheme:light dark}</style></head><body>` +
-    `<h1 style="font-size:16px">MCP Apps reference host</h1>${chatSurfaceHtml(`<div id="app-slot"></div>`)}` +
+    `<h1 style="font-size:16px">MCP Apps reference host</h1>${
+      chatSurfaceHtml(`<div id="app-slot"></div>`, { appControls: !options.panels })
+    }` +
     `<script id="${HOST_CONFIG_ELEMENT_ID}" type="application/json">${
       configJson.replaceAll("<", "\\u003c")
     }</script>` +

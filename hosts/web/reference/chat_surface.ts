@@ -27,17 +27,35 @@ export const CHAT_SURFACE = {
   themeChoice: (to: "system" | "light" | "dark") => `[data-theme-choice="${to}"]`,
 } as const;
 
+/**
+ * A View's own panel on a page served with `panels: true`: each rendered View sits in one, its controls above
+ * its frame and its consent dialogs between them. The selectors match every panel's control, the first on the
+ * page belonging to the oldest View still there; a YAML step says `ofView: true` to press the one of the View
+ * under test.
+ */
+export const VIEW_PANEL = {
+  panel: "section[data-view-panel]",
+  close: "role=button[name='Close app']",
+  cancel: "role=button[name='Cancel tool']",
+  /** The accept buttons' labels of the consent dialogs (as `dialogs:` labels name them). */
+  accept: { download: "Download", sampling: "Allow" },
+} as const;
+
 // The composer and the theme setting sit above the app slot, like a product's header: the View below them
 // grows as the suite reports, and a control below it would move under a click.
-const CONTROLS = `<section id="chat" aria-label="Chat" style="margin-bottom:12px;max-width:720px">` +
+const APP_CONTROLS = `<p id="app-controls" role="group" aria-label="App">` +
+  `<button id="close-app" type="button">Close app</button> ` +
+  `<button id="cancel-tool" type="button">Cancel tool</button></p>`;
+
+const controls = (appControls: boolean) =>
+  `<section id="chat" aria-label="Chat" style="margin-bottom:12px;max-width:720px">` +
   `<form id="composer"><input id="prompt" aria-label="Message" autocomplete="off" disabled style="width:60%">` +
   ` <button id="send" type="submit">Send</button></form>` +
   `<p id="theme" role="group" aria-label="Theme">Theme: ` +
   `<button type="button" data-theme-choice="system">System</button> ` +
   `<button type="button" data-theme-choice="light">Light</button> ` +
   `<button type="button" data-theme-choice="dark">Dark</button></p>` +
-  `<p id="app-controls" role="group" aria-label="App"><button id="close-app" type="button">Close app</button> ` +
-  `<button id="cancel-tool" type="button">Cancel tool</button></p></section>`;
+  `${appControls ? APP_CONTROLS : ""}</section>`;
 
 const CONVERSATION = `<ol id="conversation" aria-label="Conversation" style="max-width:720px"></ol>`;
 
@@ -88,10 +106,11 @@ const SCRIPT = `(() => {
       globalThis.__referenceHost.launch(launcher[0]).catch((error) => console.error(String(error)));
     });
     const host = () => globalThis.__referenceHost?.ready ? globalThis.__referenceHost : null;
-    document.getElementById("close-app").addEventListener("click", () => {
+    // Absent on a page with a panel per View: each panel has its own (host_page.ts).
+    document.getElementById("close-app")?.addEventListener("click", () => {
       host()?.teardown("closed by the user").catch((error) => console.error(String(error)));
     });
-    document.getElementById("cancel-tool").addEventListener("click", () => {
+    document.getElementById("cancel-tool")?.addEventListener("click", () => {
       host()?.cancelTool("cancelled by the user").catch((error) => console.error(String(error)));
     });
     const list = document.getElementById("conversation");
@@ -110,9 +129,13 @@ const SCRIPT = `(() => {
   });
 })();`;
 
-/** The surface around the host page's app slot: controls above it, the conversation below, then the script. */
-export function chatSurfaceHtml(appSlot: string): string {
-  return `${CONTROLS}${appSlot}${CONVERSATION}<script>${
+/**
+ * The surface around the host page's app slot: controls above it, the conversation below, then the script.
+ * Without `appControls`, the page-wide "Close app" and "Cancel tool" buttons are left out (a page whose Views
+ * each have their own).
+ */
+export function chatSurfaceHtml(appSlot: string, options: { readonly appControls?: boolean } = {}): string {
+  return `${controls(options.appControls ?? true)}${appSlot}${CONVERSATION}<script>${
     SCRIPT.replaceAll("</script", "<\\/script")
   }</script>`;
 }

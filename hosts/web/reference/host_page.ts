@@ -50,8 +50,8 @@ const api: ReferenceHostApi = {
   modelTools: [],
   modelContext: null,
   launch,
-  teardown: (reason) => teardown(reason),
-  cancelTool,
+  teardown: (reason) => teardown(mounted, reason),
+  cancelTool: (reason) => cancelTool(mounted, reason),
   streamPartialInput,
   clearTransient: () => {
     api.log.length = 0;
@@ -167,7 +167,9 @@ async function launch(launcher: LauncherName): Promise<void> {
     // One srcdoc frame on the host page, the policy in a <meta>: no proxy, and the host's own origin.
     outer.srcdoc = withMetaCsp(html, buildCsp(csp, cspFlawsOf(config.variant)));
   }
-  document.getElementById("app-slot")!.append(outer);
+  const panel = config.panels ? viewPanel(launches, launcher) : null;
+  if (panel === null) document.getElementById("app-slot")!.append(outer);
+  else panel.section.append(outer);
   // Like a chat product, the newest View is scrolled into sight (an off-screen frame is not laid out).
   outer.scrollIntoView({ block: "nearest" });
   if (proxyReady !== null) {
@@ -194,8 +196,10 @@ async function launch(launcher: LauncherName): Promise<void> {
     context: hostContext(tool, callId),
     toolInputSent: false,
     appModes: [],
+    ...(panel === null ? {} : { consents: panel.consents }),
   };
   mounted = current;
+  panel?.wire(current);
   if (broken("input-before-initialized")) sendInputOnInitializeRequest(current, args);
   const transport = new PostMessageTransport(outer.contentWindow!, outer.contentWindow!);
   if (broken("bad-initialize-result")) answerInitializeWithCoreVersion(transport);
@@ -207,7 +211,8 @@ async function launch(launcher: LauncherName): Promise<void> {
     main: () => main,
     second: () => second,
     dark,
-    teardown: (reason) => teardown(reason),
+    // The View's own request tears this View down, whichever is newest.
+    teardown: (reason) => teardown(current, reason),
     maxHeight: MAX_HEIGHT,
   });
   if (proxied) {
@@ -316,10 +321,53 @@ async function deliverToolData(
   note("ui/notifications/tool-result");
 }
 
-async function teardown(reason: string): Promise<{ acked: boolean }> {
-  const current = mounted;
-  if (current === null) return { acked: false };
-  mounted = null;
+/**
+ * `panels`: the View's own section in the app slot, its "Close app" and "Cancel tool" buttons above a place for
+ * its consent dialogs and then its frame (appended by the caller); `wire` makes the buttons act on that View.
+ */
+function viewPanel(
+  n: number,
+  launcher: LauncherName,
+): { section: HTMLElement; consents: HTMLElement; wire: (view: Mounted) => void } {
+  const section = document.createElement("section");
+  section.dataset.viewPanel = String(n);
+  section.setAttribute("aria-label", `App ${n}: ${launcher}`);
+  section.style.cssText = "margin:8px 0;padding:8px;border:1px dashed GrayText;max-width:720px";
+  const controls = document.createElement("p");
+  controls.setAttribute("role", "group");
+  controls.setAttribute("aria-label", `App ${n} controls`);
+  controls.style.margin = "0 0 4px";
+  const button = (label: string) => {
+    const element = document.createElement("button");
+    element.type = "button";
+    element.textContent = label;
+    controls.append(element, " ");
+    return element;
+  };
+  const close = button("Close app");
+  const cancel = button("Cancel tool");
+  const consents = document.createElement("div");
+  section.append(controls, consents);
+  document.getElementById("app-slot")!.append(section);
+  return {
+    section,
+    consents,
+    wire: (view) => {
+      close.addEventListener("click", () => {
+        teardown(view, "closed by the user").catch((error) => console.error(String(error)));
+      });
+      cancel.addEventListener("click", () => {
+        cancelTool(view, "cancelled by the user").catch((error) => console.error(String(error)));
+      });
+    },
+  };
+}
+
+/** Tears `current` down (the newest View for the hook; a panel's own View for its close button). */
+async function teardown(current: Mounted | null, reason: string): Promise<{ acked: boolean }> {
+  if (current === null || current.removed) return { acked: false };
+  current.removed = true;
+  if (mounted === current) mounted = null;
   note("ui/resource-teardown", { reason });
   let acked = false;
   if (broken("teardown-without-notify")) {
@@ -338,15 +386,20 @@ async function teardown(reason: string): Promise<{ acked: boolean }> {
   for (const cleanup of current.cleanups ?? []) cleanup();
   await current.bridge.close().catch(() => {});
   current.outer.remove();
+  current.consents?.parentElement?.remove();
   return { acked };
 }
 
-async function cancelTool(reason: string): Promise<{ sent: boolean; reason?: string }> {
-  if (mounted === null) return { sent: false };
+/** Cancels `current`'s launching tool call (the newest View's for the hook; a panel's own for its button). */
+async function cancelTool(
+  current: Mounted | null,
+  reason: string,
+): Promise<{ sent: boolean; reason?: string }> {
+  if (current === null || current.removed) return { sent: false };
   note("ui/notifications/tool-cancelled", { reason });
   // The answer names the reason the hook was given: the suite holds the notification to it.
   if (broken("no-cancel-notify")) return { sent: true, reason };
-  await mounted.bridge.sendToolCancelled({ reason: broken("cancel-reason-replaced") ? "cancelled" : reason });
+  await current.bridge.sendToolCancelled({ reason: broken("cancel-reason-replaced") ? "cancelled" : reason });
   return { sent: true, reason };
 }
 

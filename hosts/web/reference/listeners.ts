@@ -42,6 +42,11 @@ export interface ReferenceListenerOptions {
    * a YAML host whose `server:` the harness starts points the page at that one.
    */
   readonly mcpUrls?: { readonly main: string; readonly second: string };
+  /**
+   * Each View in a panel with its own close and cancel buttons and consent dialogs (see `HostPageConfig`),
+   * so a page shows several Views' controls at once, as a chat thread does.
+   */
+  readonly panels?: boolean;
 }
 
 function sandboxResponse(request: Request): Response {
@@ -156,8 +161,9 @@ export async function startReferenceListeners(
         ? `${hostPageOrigin}/sandbox.html`
         : `${sandbox.origin("localhost")}/sandbox.html`,
       variant: options.variant,
+      ...(options.panels ? { panels: true } : {}),
     };
-    pageConfig = hostPageHtml(script, JSON.stringify(config));
+    pageConfig = hostPageHtml(script, JSON.stringify(config), { panels: options.panels ?? false });
     return {
       hostPageUrl: new URL(`${hostPageOrigin}/`),
       server,

@@ -13,19 +13,20 @@ export const DIALOG_ACCEPT_TEST_IDS = {
 
 /**
  * Shows a dialog and resolves `true` when the person (or the Runner) accepts, `false` on cancel or after
- * `timeoutMs`.
+ * `timeoutMs`. The dialog floats over the page, or sits in `within` (the asking View's own panel) when given:
+ * there it waits, like a chat thread's consent card, as long as the panel stays (`timeoutMs` is not used).
  */
 export function confirmWithDialog(
   kind: keyof typeof DIALOG_ACCEPT_TEST_IDS,
   text: string,
   timeoutMs = 60_000,
+  within?: HTMLElement,
 ): Promise<boolean> {
   const dialog = document.createElement("div");
   dialog.setAttribute("role", "dialog");
   dialog.dataset.dialog = kind;
-  dialog.style.cssText =
-    "position:fixed;top:16px;right:16px;padding:12px;background:Canvas;color:CanvasText;" +
-    "border:1px solid GrayText;z-index:10";
+  dialog.style.cssText = (within ? "margin:4px 0;" : "position:fixed;top:16px;right:16px;z-index:10;") +
+    "padding:12px;background:Canvas;color:CanvasText;border:1px solid GrayText";
   const message = document.createElement("p");
   message.textContent = text;
   const accept = document.createElement("button");
@@ -34,9 +35,9 @@ export function confirmWithDialog(
   const cancel = document.createElement("button");
   cancel.textContent = "Cancel";
   dialog.append(message, accept, cancel);
-  document.body.append(dialog);
+  (within ?? document.body).append(dialog);
   return new Promise((resolve) => {
-    const timer = setTimeout(() => done(false), timeoutMs);
+    const timer = within ? undefined : setTimeout(() => done(false), timeoutMs);
     accept.addEventListener("click", () => done(true));
     cancel.addEventListener("click", () => done(false));
     function done(accepted: boolean) {

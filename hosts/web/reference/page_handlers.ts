@@ -28,6 +28,10 @@ export interface Mounted {
   appModes: string[];
   /** Listeners to remove at teardown. */
   cleanups?: (() => void)[];
+  /** Where the View's consent dialogs go: a place in its own panel (a page served with `panels`). */
+  readonly consents?: HTMLElement;
+  /** Set once the View is torn down (a second close does nothing). */
+  removed?: boolean;
 }
 
 /** What the handlers need from the page. */
@@ -38,6 +42,7 @@ export interface HandlerDeps {
   readonly main: () => { client: Client; tools: Tool[] } | null;
   readonly second: () => { client: Client; tools: Tool[] } | null;
   readonly dark: MediaQueryList;
+  /** Tears this View down (its own `ui/request-teardown`). */
   readonly teardown: (reason: string) => Promise<unknown>;
   readonly maxHeight: number;
 }
@@ -165,7 +170,14 @@ export function installBridgeHandlers(current: Mounted, deps: HandlerDeps): void
   bridge.ondownloadfile = async ({ contents }) => {
     note("ui/download-file", { count: contents.length });
     if (broken("download-error")) throw new Error("Downloads are not available");
-    if (!await confirmWithDialog("download", `Download ${contents.length} file(s) from the app?`)) {
+    if (
+      !await confirmWithDialog(
+        "download",
+        `Download ${contents.length} file(s) from the app?`,
+        undefined,
+        current.consents,
+      )
+    ) {
       return { isError: true };
     }
     for (const item of contents) download(item);
@@ -174,7 +186,14 @@ export function installBridgeHandlers(current: Mounted, deps: HandlerDeps): void
   bridge.oncreatesamplingmessage = async (params) => {
     note("sampling/createMessage", { maxTokens: params.maxTokens });
     if (broken("sampling-error")) throw new Error("Sampling is not available");
-    if (!await confirmWithDialog("sampling", "The app asks the model for a completion. Allow?")) {
+    if (
+      !await confirmWithDialog(
+        "sampling",
+        "The app asks the model for a completion. Allow?",
+        undefined,
+        current.consents,
+      )
+    ) {
       throw new Error("The user declined the sampling request");
     }
     return {

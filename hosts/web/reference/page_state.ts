@@ -16,6 +16,12 @@ export interface HostPageConfig {
   readonly sandboxUrl: string;
   /** The broken variant's switch, or `null` for the conformant host. */
   readonly variant: VariantName | null;
+  /**
+   * Each View in a panel of its own, with its own "Close app" and "Cancel tool" buttons and its consent
+   * dialogs inside it, like a chat thread that keeps every tool call's View (see `chat_surface.ts`); the page
+   * then has no page-wide app controls. Absent: one set of controls above the app slot, dialogs over the page.
+   */
+  readonly panels?: boolean;
 }
 
 /** The `id` of the config element. */

@@ -21,6 +21,7 @@ import { chromiumPath } from "../../../src/runner/chromium.ts";
 import { loadSuiteHtml } from "../../../suite/apps/build.ts";
 import { headlessSetup } from "../../_settings.ts";
 import { runApps } from "./_apps_run.ts";
+import { freePorts } from "./_ports.ts";
 
 function launchYaml(url: string): string {
   return `hosts:
@@ -199,26 +200,6 @@ Deno.test({
   );
   assert.ok(Date.now() - started < 60_000, "the run stopped at the step");
 });
-
-/** Two distinct free ports (both held open while they are picked). */
-/**
- * Two free ports below the kernel's ephemeral range (Linux: 32768 and up), as a user would name them: a port
- * the kernel handed out and took back could be handed out again to the first server's internal listener
- * (src/server/front_door.ts binds one on port 0) before the second server binds it.
- */
-function freePorts(): [number, number] {
-  const ports: number[] = [];
-  while (ports.length < 2) {
-    const port = 20_000 + Math.floor(Math.random() * 12_000);
-    try {
-      Deno.listen({ hostname: "127.0.0.1", port }).close();
-      if (!ports.includes(port)) ports.push(port);
-    } catch {
-      // Taken: try another.
-    }
-  }
-  return [ports[0]!, ports[1]!];
-}
 
 async function toolNames(url: URL): Promise<string[]> {
   const client = new Client({ name: "yaml-server-test", version: "1.0.0" });
