@@ -172,7 +172,13 @@ const WebHost = z.object({
   /** Button labels of banners to dismiss, of tool-call approvals, and of consent dialogs. */
   dismiss: Labels,
   approve: Labels,
-  dialogs: z.object({ download: Labels, sampling: Labels, link: Labels }).strict().default({
+  dialogs: z.object({
+    download: Labels,
+    sampling: Labels,
+    link: Labels,
+    /** Each View's consent dialog is in its own panel: accept the one nearest the View under test's frame. */
+    ofView: z.boolean().optional(),
+  }).strict().default({
     download: [],
     sampling: [],
     link: [],

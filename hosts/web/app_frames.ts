@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { Frame, Page } from "playwright-core";
+import type { ElementHandle, Frame, Locator, Page } from "playwright-core";
 import { type FrameInspection, withFrameChain } from "../../src/protocol.ts";
 import { redact } from "../../src/report/redact.ts";
 import { frameChain } from "../../src/runner/frame_chain.ts";
@@ -150,15 +150,19 @@ function lineWith(text: string, marker: string): string {
 
 /**
  * Clicks the first visible button or link on `page` whose accessible name is one of `labels` (exactly), until
- * `timeoutMs` passes; returns the label clicked, or `null`.
+ * `timeoutMs` passes; returns the label clicked, or `null`. With `near`, the one nearest the element it gives
+ * (the View's frame: the match in the smallest ancestor of it that holds one), not the first on the page;
+ * nothing is clicked while `near` gives `null`.
  */
 export async function clickByLabel(
   page: Page,
   labels: readonly string[],
   timeoutMs: number,
   signal?: AbortSignal,
+  near?: () => Promise<ElementHandle | null>,
 ): Promise<string | null> {
   const clicked = await pollUntil(async () => {
+    if (near !== undefined) return await clickNearest(page, labels, near);
     for (const label of labels) {
       for (const role of ["button", "link"] as const) {
         const target = page.getByRole(role, { name: label, exact: true }).first();
@@ -175,4 +179,55 @@ export async function clickByLabel(
     return undefined;
   }, { timeoutMs, intervalMs: 250, signal });
   return clicked ?? null;
+}
+
+/** One try of {@linkcode clickByLabel} with `near`: the visible match nearest the anchor, clicked. */
+async function clickNearest(
+  page: Page,
+  labels: readonly string[],
+  near: () => Promise<ElementHandle | null>,
+): Promise<string | undefined> {
+  const anchor = await near();
+  if (anchor === null) return undefined;
+  const found: { label: string; target: Locator }[] = [];
+  for (const label of labels) {
+    for (const role of ["button", "link"] as const) {
+      for (const target of await page.getByRole(role, { name: label, exact: true }).all()) {
+        if (await target.isVisible().catch(() => false)) found.push({ label, target });
+      }
+    }
+  }
+  const chosen = found[await nearestTo(anchor, found.map((entry) => entry.target))];
+  if (chosen === undefined) return undefined;
+  try {
+    await chosen.target.click({ timeout: 5_000 });
+    return chosen.label;
+  } catch {
+    // Re-rendered while we clicked; look again.
+    return undefined;
+  }
+}
+
+/**
+ * The index of the element of `candidates` nearest `anchor`: the one in the smallest ancestor of `anchor` that
+ * holds any (the first of those on a tie); -1 when there are none.
+ */
+async function nearestTo(anchor: ElementHandle, candidates: readonly Locator[]): Promise<number> {
+  const handles = (await Promise.all(
+    candidates.map((candidate) => candidate.elementHandle({ timeout: 1_000 }).catch(() => null)),
+  ))
+    .filter((handle) => handle !== null);
+  if (handles.length !== candidates.length) return -1;
+  return await anchor.evaluate((node, elements) => {
+    let best = -1;
+    let bestLevel = Infinity;
+    elements.forEach((element, index) => {
+      let level = 0;
+      for (let scope = node.parentElement; scope !== null; scope = scope.parentElement, level++) {
+        if (scope.contains(element)) break;
+      }
+      if (level < bestLevel) [best, bestLevel] = [index, level];
+    });
+    return best;
+  }, handles);
 }

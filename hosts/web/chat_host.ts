@@ -9,7 +9,7 @@
  *
  * @module
  */
-import type { Browser, Frame, Page } from "playwright-core";
+import type { Browser, ElementHandle, Frame, Page } from "playwright-core";
 import {
   type CapabilityResult,
   consoleAnswer,
@@ -91,6 +91,11 @@ export interface ChatDom {
     readonly download: readonly string[];
     readonly sampling: readonly string[];
     readonly link: readonly string[];
+    /**
+     * Each View's consent dialog shows in its own panel: accept the one nearest the View under test's frame,
+     * not the first on the page (which may be another View's).
+     */
+    readonly ofView?: boolean | undefined;
   };
   /** The theme control: `{to}` in the selector becomes `light` or `dark`. Absent: the page follows the OS. */
   readonly theme: { readonly selector: string } | null;
@@ -421,16 +426,16 @@ export class ChatHost extends BrowserHost {
     if (labels.length === 0) return { ok: false, unsupported: true };
     await this.#pacer.step(context.signal);
     const wait = Math.min(context.timeoutMs, 10_000);
+    const near = this.#dialogNear();
+    const none = `${this.product} showed no ${request.dialog} dialog${near ? " in the View's panel" : ""}`;
     if (request.dialog === "sampling") {
-      const clicked = await clickByLabel(this.page, labels, wait, context.signal);
-      return clicked === null
-        ? { ok: false, error: `${this.product} showed no sampling dialog` }
-        : { ok: true };
+      const clicked = await clickByLabel(this.page, labels, wait, context.signal, near);
+      return clicked === null ? { ok: false, error: none } : { ok: true };
     }
     const download = this.page.waitForEvent("download", { timeout: wait + 5_000 });
     download.catch(() => {});
-    if (await clickByLabel(this.page, labels, wait, context.signal) === null) {
-      return { ok: false, error: `${this.product} showed no download dialog` };
+    if (await clickByLabel(this.page, labels, wait, context.signal, near) === null) {
+      return { ok: false, error: none };
     }
     return { ok: true, value: await readDownload(await download) };
   }
@@ -452,7 +457,13 @@ export class ChatHost extends BrowserHost {
         const url = opened();
         if (url !== undefined) return { ok: true, value: { opened: true, url } };
         if (!consented && this.#options.dom.dialogs.link.length > 0) {
-          consented = await clickByLabel(this.page, this.#options.dom.dialogs.link, 0) !== null;
+          consented = await clickByLabel(
+            this.page,
+            this.#options.dom.dialogs.link,
+            0,
+            undefined,
+            this.#dialogNear(),
+          ) !== null;
         }
         if (Date.now() >= deadline || context.signal.aborted) {
           return { ok: false, error: `No tab opened ${request.url}`, value: { opened: false } };
@@ -463,6 +474,26 @@ export class ChatHost extends BrowserHost {
       // A browser-dialog link consent was armed by the click; it is serviced now.
       if (this.#consents.has("link")) this.#consents.reset();
     }
+  }
+
+  /** With `dialogs.ofView`, where a consent dialog is looked for: around the View's frame. */
+  #dialogNear(): (() => Promise<ElementHandle | null>) | undefined {
+    return this.#options.dom.dialogs.ofView ? () => this.viewFrameElement(this.page) : undefined;
+  }
+
+  /**
+   * The frame element on `page` that holds the View under test (its outermost iframe), or `null` when no View
+   * is rendered there: what a host control "of the View" is looked for around.
+   */
+  protected async viewFrameElement(page: Page): Promise<ElementHandle | null> {
+    const bridge = this.bridge;
+    if (bridge === null || bridge.isDetached()) return null;
+    let frame: Frame = bridge.frame;
+    while (frame.parentFrame() !== null && frame.parentFrame() !== page.mainFrame()) {
+      frame = frame.parentFrame()!;
+    }
+    if (frame.parentFrame() === null) return null;
+    return await frame.frameElement();
   }
 
   /**

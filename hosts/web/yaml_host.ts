@@ -28,7 +28,7 @@
  *
  * @module
  */
-import type { ElementHandle, Frame, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import type { WebHostConfig } from "../../src/config.ts";
 import type { ServerLog } from "../../src/fixtures.ts";
 import type { AppsHostEntry } from "../../src/host.ts";
@@ -168,20 +168,8 @@ export class YamlWebHost extends ChatHost {
       signal,
       what,
       beforeStep: () => this.pace(signal),
-      view: () => this.#viewFrameElement(page),
+      view: () => this.viewFrameElement(page),
     });
-  }
-
-  /** The outermost iframe on `page` that holds the View under test, or `null` when none is rendered there. */
-  async #viewFrameElement(page: Page): Promise<ElementHandle | null> {
-    const bridge = this.bridge;
-    if (bridge === null || bridge.isDetached()) return null;
-    let frame: Frame = bridge.frame;
-    while (frame.parentFrame() !== null && frame.parentFrame() !== page.mainFrame()) {
-      frame = frame.parentFrame()!;
-    }
-    if (frame.parentFrame() === null) return null;
-    return await frame.frameElement();
   }
 
   /** Runs the `log.reveal` steps before the log pane is read, the `log.conceal` steps after. */
