@@ -55,6 +55,7 @@ export const BROWSER: readonly string[] = [
   "tests/hosts/web/reference_variants_test.ts",
   "tests/hosts/web/yaml_host_test.ts",
   "tests/hosts/web/yaml_launch_test.ts",
+  "tests/hosts/web/yaml_of_view_test.ts",
   "tests/report/capability_board_test.ts",
   "tests/report/html_browser_test.ts",
   "tests/report/html_first_screen_test.ts",
@@ -90,6 +91,8 @@ export const WEIGHTS: Readonly<Record<string, number>> = {
   "tests/readme_walkthrough_test.ts": 66,
   "tests/binary/bundle_test.ts": 41,
   "tests/tools/ci_workflow_test.ts": 26,
+  // Alone, 2026-12-05, load ~30: wall seconds (two runs through the full teardown and request timeouts).
+  "tests/hosts/web/yaml_of_view_test.ts": 115,
   // Fresh-clone CI, 2026-12-05, alone at the end then: wall seconds.
   "tests/robustness/interrupt_soak_test.ts": 155,
 };
