@@ -59,6 +59,7 @@ export type { RunnerOptions } from "./src/runner/runner.ts";
 export { startConformanceServer } from "./src/server/server.ts";
 export type { ConformanceServer, ConformanceServerOptions } from "./src/server/server.ts";
 export type { PollMark, RequestOf } from "./src/runner/host.ts";
+export type { SuiteServer } from "./src/runner/suite_server.ts";
 export type { SecondServerLog, ServerLog } from "./src/fixtures.ts";
 export { ServerLogRecorder } from "./src/server/server_log.ts";
 export type { ServerLogEntry, ServerLogSnapshot } from "./src/server/server_log.ts";

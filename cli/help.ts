@@ -34,6 +34,9 @@ Hosts and tests
   --live                    run against real models and products with your own credentials (also CONFORMANCE_LIVE=1)
   --mock-model              run real agent CLIs end to end against a local mock model server
   --config FILE             extra hosts and golden paths (YAML), see the README's "Configuration"
+  --suite-server URL        point the MCP Apps hosts (--host reference, mcp-inspector, a web host with
+                            {serverUrl}) at another conformance MCP server: its suite's tests run and are
+                            reported as <server name>/<its id> (docs/hosts.md, "Run an upstream suite")
 
 Expectations
   --expectations PATH       known failures per host (file or folder, repeatable); default: the built-in set.
@@ -80,6 +83,7 @@ Examples
 
 const LIST = `Usage: conformance list [hosts|tests] [--host H[,H…]] [--config FILE] [--json] [--all]
                         [--suite S] [--tier T[,T…]] [--grep RE] [--shard I/N] [--mock-model] [--live]
+                        [--suite-server URL]
 
 Lists the hosts the harness knows (the registry plus --config hosts) or the tests a run would run.
 

@@ -19,7 +19,7 @@ import {
 import { HELP } from "./help.ts";
 import { knownHosts, resolveHosts } from "./hosts.ts";
 import type { CliIo } from "./io.ts";
-import { parseSelection, SELECTION_FLAGS, selectTests } from "./plan.ts";
+import { parseSelection, SELECTION_FLAGS, selectTests, withSuiteServers } from "./plan.ts";
 import { DEFAULT_HOSTS } from "../hosts/registry.ts";
 
 /** The grammar of `conformance list`. */
@@ -91,7 +91,8 @@ export async function listCommand(args: string[], io: CliIo): Promise<number> {
   }
 
   // As `run` plans them: the default hosts without --host, the same filters.
-  const { plan: items } = selectTests(resolveHosts(names, known), selection, config.goldenPaths);
+  const entries = await withSuiteServers(resolveHosts(names, known), config, selection);
+  const { plan: items } = selectTests(entries, selection, config.goldenPaths);
   printTests(items, io, json);
   return EXIT.ok;
 }
@@ -129,7 +130,8 @@ async function listRerun(path: string, args: readonly string[], io: CliIo, json:
   const config = selection.config ? await loadConfig(selection.config) : EMPTY_CONFIG;
   const known = knownHosts(config);
   checkRerunHosts(targets, known.map((entry) => entry.id));
-  const { plan } = selectTests(resolveHosts([...targets.tests.keys()], known), selection, config.goldenPaths);
+  const entries = await withSuiteServers(resolveHosts([...targets.tests.keys()], known), config, selection);
+  const { plan } = selectTests(entries, selection, config.goldenPaths);
   const { plan: kept, missing } = narrowToTargets(plan, targets);
   printTests(kept, io, json, ` (${rerunSummary(targets).replace(/^rerunning/, "the rerun of")})`);
   if (missing.length > 0) {

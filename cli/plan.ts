@@ -12,6 +12,7 @@ import type { HostEntry } from "../src/host.ts";
 import { parseShard, WHOLE } from "../src/shard.ts";
 import type { SuiteId, UserGoldenPath } from "../src/suite.ts";
 import { didYouMean } from "../src/suggest.ts";
+import { parseSuiteServerUrl, type SuiteServer } from "../src/runner/suite_server.ts";
 import { SUITES } from "../suite/mod.ts";
 import { booleanFlag, type CommandSpec, listFlag, oneOf, type ParsedCommand, stringFlag } from "./args.ts";
 import { knownHosts, resolveHosts } from "./hosts.ts";
@@ -29,6 +30,7 @@ export const SELECTION_FLAGS: CommandSpec["flags"] = {
   live: { type: "boolean" },
   "mock-model": { type: "boolean" },
   config: { type: "string" },
+  "suite-server": { type: "string" },
 };
 
 /** Which (host, test) pairs to run, validated: what `run` and `list tests` share. */
@@ -42,6 +44,8 @@ export interface Selection {
   live: boolean;
   mockModel: boolean;
   config?: string;
+  /** `--suite-server URL`: the MCP Apps hosts render and report that conformance MCP server's suite. */
+  suiteServer?: string;
 }
 
 /** Validates the {@linkcode SELECTION_FLAGS} of a parsed command line. */
@@ -62,6 +66,15 @@ export function parseSelection(parsed: ParsedCommand, env = Deno.env): Selection
       throw new UsageError(`Invalid --grep "${grep}": ${(error as Error).message}`);
     }
   }
+  const suiteServer = stringFlag(parsed, "suite-server");
+  if (suiteServer !== undefined) {
+    selection.suiteServer = parseSuiteServerUrl(suiteServer);
+    if (selection.hosts.length === 0 && parsed.flags["rerun-failed"] === undefined) {
+      throw new UsageError(
+        "--suite-server needs --host: the MCP Apps host to point at it, e.g. --host reference",
+      );
+    }
+  }
   const shard = stringFlag(parsed, "shard");
   if (shard !== undefined) selection.shard = parseShard(shard);
   const config = stringFlag(parsed, "config");
@@ -74,7 +87,7 @@ export function parseSelection(parsed: ParsedCommand, env = Deno.env): Selection
 
 /** Plans the run for `options`: the filtered (host, tests) list, or a usage error saying why it is empty. */
 export async function planRun(
-  options: Selection & { readonly profileDir?: string },
+  options: Selection & { readonly profileDir?: string; readonly timeoutMultiplier?: number },
   rerun?: RerunTargets,
 ): Promise<
   {
@@ -88,11 +101,12 @@ export async function planRun(
   const config = options.config ? await loadConfig(options.config) : EMPTY_CONFIG;
   const known = knownHosts(config);
   if (rerun) checkRerunHosts(rerun, known.map((entry) => entry.id));
-  const entries = resolveHosts(options.hosts, known);
-  const needs = runNeeds(config.notPermitted, config.source, entries);
+  const resolved = resolveHosts(options.hosts, known);
+  const suiteServers = suiteServersOf(resolved, config, options.suiteServer);
+  const needs = runNeeds(config.notPermitted, config.source, resolved);
   if (needs !== null) throw new NotPermittedRun(needs);
   if (!options.live) {
-    const gated = entries.filter((e) => e.kind !== "cli" && e.requiresLive);
+    const gated = resolved.filter((e) => e.kind !== "cli" && e.requiresLive);
     if (gated.length > 0) {
       const first = gated[0]!;
       const before = first.kind === "web"
@@ -105,12 +119,13 @@ export async function planRun(
       );
     }
   } else {
-    for (const entry of entries) {
+    for (const entry of resolved) {
       if (entry.kind === "cli" || entry.preflight === undefined) continue;
       const problem = await entry.preflight(options.profileDir ? { profileDir: options.profileDir } : {});
       if (problem !== null) throw new UsageError(problem);
     }
   }
+  const entries = await pointedAtSuiteServers(resolved, suiteServers, options);
   const goldenPaths = config.goldenPaths;
   const { all, plan: selected } = selectTests(entries, options, goldenPaths);
   for (const entry of entries) {
@@ -131,6 +146,84 @@ export async function planRun(
     configSource: config.source,
   });
   return { plan, all, goldenPaths, known, config };
+}
+
+/**
+ * The other conformance server each of `entries` is pointed at (`--suite-server`, or its YAML
+ * `server: { url }`), by host id. A CLI host, or an MCP Apps host that cannot be pointed elsewhere, with
+ * `--suite-server` is a usage error.
+ */
+function suiteServersOf(
+  entries: readonly HostEntry[],
+  config: Config,
+  flag: string | undefined,
+): Map<string, { url: string; what: string }> {
+  const pointed = new Map<string, { url: string; what: string }>();
+  for (const entry of entries) {
+    if (flag !== undefined) {
+      if (entry.kind === "cli") {
+        throw new UsageError(
+          `--suite-server points an MCP Apps host at another suite: "${entry.id}" is a CLI host (give --host reference, mcp-inspector or a web host)`,
+        );
+      }
+      if (!entry.suiteServers) {
+        throw new UsageError(
+          `Host "${entry.id}" cannot be pointed at another conformance server (--suite-server): reference, mcp-inspector and config web hosts with server: { url } or {serverUrl} in their launch steps can`,
+        );
+      }
+      pointed.set(entry.id, { url: flag, what: "--suite-server" });
+      continue;
+    }
+    const configured = config.hosts.find((host) => host.id === entry.id);
+    if (configured?.kind === "web" && configured.server?.url !== undefined) {
+      pointed.set(entry.id, {
+        url: parseSuiteServerUrl(configured.server.url, `host "${entry.id}" server.url`),
+        what: `host "${entry.id}" server.url`,
+      });
+    }
+  }
+  return pointed;
+}
+
+/**
+ * `entries` as a run with `options` would run them: each host pointed at another conformance server
+ * (`--suite-server`, a YAML `server: { url }`) carries that server's suite (`list tests` lists it).
+ */
+export async function withSuiteServers(
+  entries: readonly HostEntry[],
+  config: Config,
+  options: Pick<Selection, "suiteServer"> & { readonly timeoutMultiplier?: number },
+): Promise<HostEntry[]> {
+  return await pointedAtSuiteServers(entries, suiteServersOf(entries, config, options.suiteServer), options);
+}
+
+/** `entries`, each pointed at its other server with that server's suite listed (one probe per URL). */
+async function pointedAtSuiteServers(
+  entries: readonly HostEntry[],
+  pointed: ReadonlyMap<string, { url: string; what: string }>,
+  options: { readonly timeoutMultiplier?: number },
+): Promise<HostEntry[]> {
+  if (pointed.size === 0) return [...entries];
+  const { loadSuiteServer } = await import("../src/runner/suite_server.ts");
+  const loaded = new Map<string, Promise<SuiteServer>>();
+  const out: HostEntry[] = [];
+  for (const entry of entries) {
+    const target = pointed.get(entry.id);
+    if (target === undefined || entry.kind === "cli") {
+      out.push(entry);
+      continue;
+    }
+    let suite = loaded.get(target.url);
+    if (suite === undefined) {
+      suite = loadSuiteServer(target.url, {
+        what: target.what,
+        ...(options.timeoutMultiplier ? { timeoutMultiplier: options.timeoutMultiplier } : {}),
+      });
+      loaded.set(target.url, suite);
+    }
+    out.push({ ...entry, suiteServer: await suite });
+  }
+  return out;
 }
 
 /**

@@ -28,6 +28,8 @@ export interface RerunShape {
   readonly expectations: readonly string[];
   readonly timeoutMultiplier: number;
   readonly profileDir?: string;
+  /** `--suite-server URL`: the other conformance server the MCP Apps hosts were pointed at. */
+  readonly suiteServer?: string;
 }
 
 /**
@@ -63,6 +65,7 @@ export function rerunFlags(shape: RerunShape): string[] {
   if (shape.mockModel) flags.push("--mock-model");
   if (shape.timeoutMultiplier !== 1) flags.push("--timeout-multiplier", String(shape.timeoutMultiplier));
   if (shape.profileDir !== undefined) flags.push("--profile-dir", shape.profileDir);
+  if (shape.suiteServer !== undefined) flags.push("--suite-server", shape.suiteServer);
   return flags;
 }
 

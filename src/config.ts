@@ -117,7 +117,13 @@ function listensOnLoopback(value: string): boolean {
 
 /** The conformance MCP server the harness starts for the run, where the host's own configuration expects it. */
 const ServerSpec = z.object({
-  listen: ListenAddress,
+  listen: ListenAddress.optional(),
+  /**
+   * Instead of `listen`: another conformance MCP server, already running, the host is pointed at (as
+   * `--suite-server URL`). The harness starts no server, `{serverUrl}` is this URL, and the run reports that
+   * server's suite under its own ids (docs/hosts.md, "Run an upstream suite").
+   */
+  url: z.url().refine((value) => /^https?:$/.test(new URL(value).protocol), "give an http(s) URL").optional(),
   /** The second server (`visibility/cross-server-blocked`). */
   second: ListenAddress.optional(),
   /** `local` (default): CSP control origins on loopback; `public`: the public ones. */
@@ -130,6 +136,21 @@ const ServerSpec = z.object({
    */
   allowRemote: z.boolean().optional(),
 }).strict().superRefine((server, ctx) => {
+  if ((server.listen === undefined) === (server.url === undefined)) {
+    ctx.addIssue({
+      code: "custom",
+      path: server.listen === undefined ? ["listen"] : ["url"],
+      message:
+        "give listen (the harness starts the server) or url (another server, already running), not both",
+    });
+  }
+  if (server.url !== undefined && (server.second !== undefined || server.allowRemote !== undefined)) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["url"],
+      message: "a server given by url is not started by the harness: second and allowRemote do not apply",
+    });
+  }
   for (const key of ["listen", "second"] as const) {
     const value = server[key];
     if (value === undefined || server.allowRemote || listensOnLoopback(value)) continue;
@@ -163,7 +184,10 @@ const WebHost = z.object({
   teardown: LaunchSteps.optional(),
   /** Steps that press the host's own control cancelling the launching tool call (`cancelTool`). */
   cancel: LaunchSteps.optional(),
-  /** The harness starts the conformance MCP server here for the run, and stops it at the end. */
+  /**
+   * `listen`: the harness starts the conformance MCP server here for the run, and stops it at the end. `url`:
+   * another conformance MCP server, already running, whose suite the run reports (`--suite-server`).
+   */
   server: ServerSpec.optional(),
   /** What sends a message the app drafted into the composer. */
   commit: Step.optional(),

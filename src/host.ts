@@ -6,6 +6,7 @@
  */
 import type { HostRunner } from "./exec/host_runner.ts";
 import type { Host } from "./runner/host.ts";
+import type { SuiteServer } from "./runner/suite_server.ts";
 
 /** Where a host runs: a subprocess CLI, a web product in a browser, or a desktop app over CDP. */
 export type HostKind = "cli" | "web" | "desktop";
@@ -50,6 +51,16 @@ export interface AppsHostEntry extends HostEntryBase {
    * (`CONFORMANCE_<HOST>_BIN`, the `hosts:install` cache, `PATH`) before a run that names the host.
    */
   readonly program?: string;
+  /**
+   * Whether the host can be pointed at another conformance MCP server (`--suite-server URL`): its setup then
+   * gets that URL as `suiteServer` and connects to it instead of a server of its own.
+   */
+  readonly suiteServers?: boolean;
+  /**
+   * The other server's suite this run reports instead of the catalogue (`--suite-server`, or the YAML
+   * `server: { url }`), set when the run is planned.
+   */
+  readonly suiteServer?: SuiteServer;
   /** A fresh host for one run. */
   create(): Host;
 }

@@ -46,10 +46,14 @@ export abstract class LoopbackPageHost<L extends PageListeners> extends BrowserH
   protected readonly tabs = new OpenedTabs();
 
   /**
-   * Starts this host's listeners, serving `appHtml` as the app resource. Called at setup: import the
+   * Starts this host's listeners, serving `appHtml` as the app resource (a host whose entry says
+   * `suiteServers` connects to `suiteServer` instead, when given). Called at setup: import the
    * listeners' module lazily there, so commands that only list hosts load no server SDK or esbuild.
    */
-  protected abstract startListeners(appHtml: () => string | Promise<string>): Promise<L>;
+  protected abstract startListeners(
+    appHtml: () => string | Promise<string>,
+    suiteServer?: string,
+  ): Promise<L>;
 
   /** Loads the host page in `page` and waits until it is ready; throws when it cannot connect. */
   protected abstract loadHostPage(page: Page): Promise<void>;
@@ -66,7 +70,7 @@ export abstract class LoopbackPageHost<L extends PageListeners> extends BrowserH
     if (appHtml === undefined) {
       throw new TypeError(`Host "${this.id}" needs the suite HTML: pass appHtml in the setup options`);
     }
-    this.#listening = this.startListeners(appHtml);
+    this.#listening = this.startListeners(appHtml, options.suiteServer);
     this.#listening.catch(() => {});
     // On failure, BrowserHost.setup runs this.teardown(), which closes the listeners too.
     await super.setup(options);

@@ -193,5 +193,6 @@ export const MCP_INSPECTOR_HOST: AppsHostEntry = {
   summary: 'MCP Inspector 2.12.0 on loopback, launched through its Apps tab ("deno task hosts:install")',
   capabilities: yamlHostCapabilities(mcpInspectorConfig()),
   program: MCP_INSPECTOR_ID,
+  suiteServers: true,
   create: () => new McpInspectorHost(),
 };

@@ -56,12 +56,17 @@ export class ReferenceHost extends LoopbackPageHost<ReferenceListeners> {
     this.id = variant === null ? "reference" : `reference:${variant}`;
   }
 
-  protected startListeners(appHtml: () => string | Promise<string>): Promise<ReferenceListeners> {
+  /** The listeners; with `suiteServer`, the host page's main MCP client connects there instead. */
+  protected startListeners(
+    appHtml: () => string | Promise<string>,
+    suiteServer?: string,
+  ): Promise<ReferenceListeners> {
     const variant = this.#variant;
     return import("./reference/listeners.ts").then(({ startReferenceListeners }) =>
       startReferenceListeners({
         appHtml,
         variant,
+        ...(suiteServer === undefined ? {} : { suiteServer }),
         ...(this.#options.unreachableDeclaredControl ? { unreachableDeclaredControl: true } : {}),
       })
     );
@@ -230,6 +235,7 @@ export const REFERENCE_HOST: AppsHostEntry = {
   kind: "web",
   summary: "Local, strictly conformant MCP Apps host on ext-apps AppBridge (headless Chromium)",
   capabilities: CAPABILITIES,
+  suiteServers: true,
   create: () => new ReferenceHost(null),
 };
 

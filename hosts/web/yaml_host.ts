@@ -36,7 +36,7 @@ import type { CapabilityResult, LauncherName } from "../../src/protocol.ts";
 import type { CapabilityContext, HostSetupOptions, RequestOf } from "../../src/runner/host.ts";
 import type { Serving } from "../../src/server/serve.ts";
 import { CHAT_HOST_CAPABILITIES, type ChatDom, ChatHost } from "./chat_host.ts";
-import { type LaunchStep, runSteps, type StepVars } from "../../src/runner/launch_steps.ts";
+import { type LaunchStep, placeholdersOf, runSteps, type StepVars } from "../../src/runner/launch_steps.ts";
 import { DEFAULT_PACE_MS } from "./pacing.ts";
 import { defaultProfileDir, signedInProblem } from "./profile.ts";
 
@@ -88,6 +88,8 @@ export class YamlWebHost extends ChatHost {
   readonly serverLog?: () => ServerLog;
   readonly #config: WebHostConfig;
   #serving: Serving | null = null;
+  /** Another conformance server the host is pointed at (`server: { url }` or `--suite-server`), while set up. */
+  #suiteServer: URL | null = null;
   #launcher: LauncherName | null = null;
 
   /** The host `config` describes; `headless` overrides a live host's window (tests only). */
@@ -101,7 +103,7 @@ export class YamlWebHost extends ChatHost {
       ...(options.headless !== undefined ? { headless: options.headless } : {}),
     });
     this.#config = config;
-    if (config.server) {
+    if (config.server?.listen !== undefined) {
       this.serverLog = () => {
         if (this.#serving === null) throw new Error(`Host "${this.id}" is not set up`);
         return this.#serving.server.log.snapshot();
@@ -109,9 +111,12 @@ export class YamlWebHost extends ChatHost {
     }
   }
 
-  /** The conformance server's MCP endpoint while set up (`server:` only), e.g. `http://127.0.0.1:6280/mcp`. */
+  /**
+   * The conformance server's MCP endpoint while set up (`server:` only), e.g. `http://127.0.0.1:6280/mcp`:
+   * another server's (`server: { url }`, `--suite-server`) or the one the harness started.
+   */
   get serverUrl(): URL | null {
-    return this.#serving?.server.url ?? null;
+    return this.#suiteServer ?? this.#serving?.server.url ?? null;
   }
 
   /** The servers and control origins this host started, while set up (`server:` only). */
@@ -119,10 +124,16 @@ export class YamlWebHost extends ChatHost {
     return this.#serving;
   }
 
-  /** Starts the conformance server when the entry asks for it, then the browser. */
+  /**
+   * Starts the conformance server when the entry asks for it (`server: { listen }`, and no other server is
+   * given), then the browser.
+   */
   override async setup(options: HostSetupOptions): Promise<void> {
     const server = this.#config.server;
-    if (server) {
+    const elsewhere = options.suiteServer ?? server?.url;
+    if (elsewhere !== undefined) {
+      this.#suiteServer = new URL(elsewhere);
+    } else if (server?.listen !== undefined) {
       const appHtml = options.appHtml;
       if (appHtml === undefined) {
         throw new TypeError(`Host "${this.id}" needs the suite HTML: pass appHtml in the setup options`);
@@ -161,7 +172,7 @@ export class YamlWebHost extends ChatHost {
   async #run(page: Page, steps: readonly LaunchStep[], what: string, signal: AbortSignal): Promise<void> {
     const vars: StepVars = {
       ...(this.#launcher ? { launcher: this.#launcher } : {}),
-      ...(this.#serving ? { serverUrl: this.#serving.server.url.href } : {}),
+      ...(this.serverUrl ? { serverUrl: this.serverUrl.href } : {}),
     };
     await runSteps(page, steps, vars, {
       timeoutMultiplier: this.options.timeoutMultiplier,
@@ -221,10 +232,20 @@ export class YamlWebHost extends ChatHost {
     } finally {
       const serving = this.#serving;
       this.#serving = null;
+      this.#suiteServer = null;
       this.#launcher = null;
       await serving?.close();
     }
   }
+}
+
+/**
+ * Whether a host can be pointed at another conformance server: its entry names one (`server: { url }`), or
+ * its launch steps take the server's URL (`{serverUrl}`) and so follow `--suite-server`.
+ */
+export function pointsAtServerUrl(config: WebHostConfig): boolean {
+  if (config.server?.url !== undefined) return true;
+  return config.launch !== undefined && placeholdersOf(config.launch).has("serverUrl");
 }
 
 /** The registry entry of a config-file web host. */
@@ -234,6 +255,7 @@ export function yamlHostEntry(config: WebHostConfig, source: string | null): App
     kind: "web",
     summary: config.summary ?? `web host at ${config.url} (from ${source ?? "config"})`,
     capabilities: yamlHostCapabilities(config),
+    ...(pointsAtServerUrl(config) ? { suiteServers: true } : {}),
     ...(config.live
       ? {
         requiresLive: "drives a real web product",

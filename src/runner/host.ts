@@ -31,6 +31,11 @@ export interface HostSetupOptions {
   readonly signal: AbortSignal;
   /** The suite's HTML, for hosts that serve the conformance MCP server themselves (the reference host). */
   readonly appHtml?: () => string | Promise<string>;
+  /**
+   * Another conformance MCP server to render the suite from (`--suite-server`): the host connects to it
+   * instead of starting a server of its own with `appHtml`. Only hosts whose entry says `suiteServers` get it.
+   */
+  readonly suiteServer?: string;
   /** The browser profile folder of a real product (`--profile-dir`); the host's default when absent. */
   readonly profileDir?: string;
 }

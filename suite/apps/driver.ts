@@ -4,6 +4,11 @@
  * with the teardown tests last); results are reported as `apps/<area>/<name>`. When the View is torn down,
  * the teardown tests are judged from the server log.
  *
+ * A host pointed at another conformance MCP server (`entry.suiteServer`, from `--suite-server` or a YAML
+ * `server: { url }`) renders that server's View instead, and the driver lists and reports the tests that
+ * suite listed, as `<namespace>/<its id>` (src/runner/suite_server.ts); the server log is not ours to read
+ * there, so no test is judged from it.
+ *
  * @module
  */
 import { judgeTeardown, TEARDOWN_TEST_IDS } from "../../src/fixtures.ts";
@@ -26,6 +31,7 @@ import { settleWithin, untilAborted } from "../../src/runner/abort.ts";
 import { loadPlaywright } from "../../src/runner/playwright.ts";
 import { APPS_DEADLINES } from "../../src/runner/deadlines.ts";
 import type { ResultSink, RunSettings, SuiteDriver, TestCase } from "../../src/suite.ts";
+import { suiteServerTestId } from "../../src/runner/suite_server.ts";
 import { CATALOGUE } from "./catalogue/mod.ts";
 import { inRunOrder } from "./harness/test_api.ts";
 
@@ -105,8 +111,12 @@ export function outcomeOf(result: SubtestResult, extra: Record<string, unknown> 
 export const appsDriver: SuiteDriver = {
   id: "apps",
   accepts: (entry: HostEntry) => entry.kind !== "cli",
-  list: (_entry: HostEntry): TestCase[] =>
-    catalogue().map((meta) => ({ id: runTestId(meta.id), title: meta.name })),
+  list: (entry: HostEntry): TestCase[] => {
+    const remote = entry.kind === "cli" ? undefined : entry.suiteServer;
+    return remote
+      ? remote.tests.map((meta) => ({ id: suiteServerTestId(remote.namespace, meta.id), title: meta.name }))
+      : catalogue().map((meta) => ({ id: runTestId(meta.id), title: meta.name }));
+  },
   preload: async (entry: HostEntry, settings: Pick<RunSettings, "live">) => {
     if (entry.kind === "cli" || (entry.requiresLive && !settings.live)) return;
     await Promise.all([loadPlaywright(), loadSuite()]).catch(() => {});
@@ -121,7 +131,8 @@ async function runApps(
   settings: RunSettings,
   sink: ResultSink,
 ): Promise<void> {
-  const report = new Reporter(entry.id, tests, sink);
+  const remote = entry.suiteServer;
+  const report = new Reporter(entry.id, tests, sink, remote ? `${remote.namespace}/` : "apps/");
   if (tests.length === 0) return;
   if (entry.requiresLive && !settings.live) {
     return report.all({ status: "SKIP", message: entry.requiresLive });
@@ -137,6 +148,7 @@ async function runApps(
         timeoutMultiplier: settings.timeoutMultiplier,
         signal: settings.signal,
         appHtml: loadSuite,
+        ...(remote ? { suiteServer: remote.url } : {}),
         ...(settings.profileDir ? { profileDir: settings.profileDir } : {}),
       }),
       settings.signal,
@@ -154,7 +166,11 @@ async function runApps(
     );
   }
   try {
-    const metas = catalogue().filter((meta) => report.wants(meta.id));
+    const listed = remote ? remote.tests : catalogue();
+    const metas = listed.filter((meta) => report.wants(meta.id));
+    // Another server's suite may not know this project's `ids` filter (upstream's takes none): all of it is
+    // asked for when all of it runs, and results of tests not asked for are dropped.
+    const whole = remote !== undefined && metas.length === listed.length;
     const renders = LAUNCH_ORDER
       .map((launcher) => ({
         launcher,
@@ -164,7 +180,11 @@ async function runApps(
     const inOrder = async (list: typeof renders, aside: boolean, onLaunched?: () => void) => {
       for (const { launcher, ids } of list) {
         if (!settings.signal.aborted) {
-          await runRender({ host, launcher, ids, aside, onLaunched }, settings, report);
+          await runRender(
+            { host, launcher, ids, aside, onLaunched, whole, remote: !!remote },
+            settings,
+            report,
+          );
         }
       }
       onLaunched?.();
@@ -202,10 +222,14 @@ interface Render {
   readonly aside: boolean;
   /** Called once the View is up (or failed to render), before its tests run. */
   readonly onLaunched?: (() => void) | undefined;
+  /** Start the suite without a filter (another server's suite, all of it wanted). */
+  readonly whole?: boolean;
+  /** Another server's suite: its server log is not the harness's to judge from. */
+  readonly remote?: boolean;
 }
 
 async function runRender(
-  { host, launcher, ids, aside, onLaunched }: Render,
+  { host, launcher, ids, aside, onLaunched, whole, remote }: Render,
   settings: RunSettings,
   report: Reporter,
 ): Promise<void> {
@@ -234,7 +258,7 @@ async function runRender(
     onResult: async (result) => {
       const failed = result.status === "FAIL" || result.status === "TIMEOUT";
       const evidence = failed && host.keepEvidence
-        ? await host.keepEvidence(runTestId(result.id)).catch(() => [])
+        ? await host.keepEvidence(report.runIdOf(result.id)).catch(() => [])
         : [];
       report.one(
         result.id,
@@ -244,10 +268,13 @@ async function runRender(
     },
   });
   try {
-    await runner.run(bridge, {
-      ids,
-      ...(settings.shuffleSeed === undefined ? {} : { shuffleSeed: settings.shuffleSeed }),
-    });
+    await runner.run(
+      bridge,
+      whole ? null : {
+        ids,
+        ...(settings.shuffleSeed === undefined ? {} : { shuffleSeed: settings.shuffleSeed }),
+      },
+    );
   } catch (error) {
     // Interrupted: the tests left end as the abort made them end, which says nothing about the host.
     if (settings.signal.aborted) return;
@@ -255,7 +282,7 @@ async function runRender(
     const removed = bridge.isDetached();
     // The server log judges the teardown tests only when the View went away during them, not after a stall.
     const duringTeardown = (TEARDOWN_TEST_IDS as readonly (string | null)[]).includes(error.runningId);
-    const log = duringTeardown ? host.serverLog?.() : undefined;
+    const log = duringTeardown && !remote ? host.serverLog?.() : undefined;
     for (const verdict of log ? judgeTeardown(log, removed, since) : []) {
       if (!ids.includes(verdict.id) || report.done(verdict.id)) continue;
       const meta = catalogue().find((candidate) => candidate.id === verdict.id)!;
@@ -304,16 +331,30 @@ export function refusingHost(id: string, launcher: LauncherName): Host {
   } as Host;
 }
 
-/** Tracks which planned tests were started and finished, so every one is reported exactly once. */
+/**
+ * Tracks which planned tests were started and finished, so every one is reported exactly once. It is keyed by
+ * the suite's own ids; the run's are those with `prefix` (`apps/`, or another server's `<namespace>/`).
+ */
 class Reporter {
   readonly #host: string;
   readonly #sink: ResultSink;
+  readonly #prefix: string;
   readonly #pending: Map<string, { started: number | null }>;
 
-  constructor(host: string, tests: readonly TestCase[], sink: ResultSink) {
+  constructor(host: string, tests: readonly TestCase[], sink: ResultSink, prefix: string) {
     this.#host = host;
     this.#sink = sink;
-    this.#pending = new Map(tests.map((test) => [test.id.replace(/^apps\//, ""), { started: null }]));
+    this.#prefix = prefix;
+    this.#pending = new Map(
+      tests.map((
+        test,
+      ) => [test.id.startsWith(prefix) ? test.id.slice(prefix.length) : test.id, { started: null }]),
+    );
+  }
+
+  /** The run's id of the suite's test `id`. */
+  runIdOf(id: string): string {
+    return `${this.#prefix}${id}`;
   }
 
   wants(id: string): boolean {
@@ -328,7 +369,7 @@ class Reporter {
     const entry = this.#pending.get(id);
     if (entry === undefined || entry.started !== null) return;
     entry.started = performance.now();
-    this.#sink.started(this.#host, runTestId(id));
+    this.#sink.started(this.#host, this.runIdOf(id));
   }
 
   /** Reports one test; `durationMs` defaults to the time since it was seen starting. */
@@ -338,7 +379,7 @@ class Reporter {
     const started = this.#pending.get(id)!.started!;
     this.#pending.delete(id);
     const elapsed = durationMs ?? performance.now() - started;
-    this.#sink.finished(this.#host, runTestId(id), outcome, Math.round(elapsed));
+    this.#sink.finished(this.#host, this.runIdOf(id), outcome, Math.round(elapsed));
   }
 
   all(outcome: Outcome): void {

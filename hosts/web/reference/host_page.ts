@@ -8,6 +8,7 @@
  */
 import {
   AppBridge,
+  getToolUiResourceUri,
   isToolVisibilityAppOnly,
   type McpUiHostContext,
   PostMessageTransport,
@@ -127,7 +128,8 @@ async function launch(launcher: LauncherName): Promise<void> {
   // Like a conversation with several tool calls, earlier Views stay mounted; the hooks act on the newest.
   const tool = tools.find((candidate) => candidate.name === launcher);
   if (tool === undefined) throw new Error(`The server has no launcher "${launcher}"`);
-  const uri = RESOURCE_URIS[launcher];
+  // The View is the resource the tool names (another server's suite names its own).
+  const uri = getToolUiResourceUri(tool) ?? RESOURCE_URIS[launcher];
   const args = { marker: `reference-${launcher}-${++launches}` };
   note("tools/call", { name: launcher, arguments: args });
   const call = client.callTool({ name: launcher, arguments: args });

@@ -47,6 +47,11 @@ export interface ReferenceListenerOptions {
    * so a page shows several Views' controls at once, as a chat thread does.
    */
   readonly panels?: boolean;
+  /**
+   * Another conformance MCP server (`--suite-server`): the host page's main client connects there (its second
+   * client keeps this run's second server, whose fixtures only our catalogue asks for).
+   */
+  readonly suiteServer?: string;
 }
 
 function sandboxResponse(request: Request): Response {
@@ -155,7 +160,7 @@ export async function startReferenceListeners(
       resourceCache = JSON.stringify(await readEveryResource(server.url));
     }
     const config: HostPageConfig = {
-      mcpUrl: options.mcpUrls?.main ?? server.url.href,
+      mcpUrl: options.mcpUrls?.main ?? options.suiteServer ?? server.url.href,
       secondMcpUrl: options.mcpUrls?.second ?? secondServer.url.href,
       sandboxUrl: sameOrigin
         ? `${hostPageOrigin}/sandbox.html`
