@@ -72,6 +72,7 @@ export const BROWSER: readonly string[] = [
   "tests/runner/suite_bridge_test.ts",
   "tests/suite/apps/driver_test.ts",
   "tests/suite/apps/reference_smoke_test.ts",
+  "tests/suite/suite_server_test.ts",
   "tests/suite/upstream_shaped_test.ts",
 ];
 

@@ -123,7 +123,7 @@ async function readServer(
     try {
       await within(client.connect(new StreamableHTTPClientTransport(new URL(url))));
     } catch (error) {
-      throw new UsageError(`${what} ${url} is not a reachable MCP server: ${firstLine(error)}`);
+      throw new UsageError(`${what} ${url} did not answer as an MCP server: ${firstLine(error)}`);
     }
     const name = client.getServerVersion()?.name ?? "";
     let tools;

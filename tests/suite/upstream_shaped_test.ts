@@ -15,6 +15,7 @@ import { groupAlive } from "../../src/exec/process_group.ts";
 import { chromiumPath } from "../../src/runner/chromium.ts";
 import { Runner } from "../../src/runner/runner.ts";
 import { viewHtml } from "../runner/mini_suite_html.ts";
+import { INSPECTOR_VERDICTS, UPSTREAM_SHAPED_IDS } from "./upstream_shaped/verdicts.ts";
 
 const KINDS_COVERED = [
   "clickTrigger",
@@ -51,7 +52,7 @@ Deno.test({
     pid = host.browserPid;
     const bridge = await host.launch("run_conformance");
     const listed = await bridge.listTests();
-    assert.equal(listed.length, 9);
+    assert.deepEqual(listed.map((test) => test.id), UPSTREAM_SHAPED_IDS);
     const asked = new Set<string>();
     const runner = new Runner(host, { onRequest: (request) => asked.add(request.kind) });
     const results = await runner.run(bridge, null);
@@ -73,22 +74,6 @@ function inspectorInstalled(): boolean {
     return false;
   }
 }
-
-/**
- * The verdicts the Inspector deserves: it has no conversation and no model tool list (SKIP), and sends the
- * theme change or not by timing (tests/hosts/web/mcp_inspector_test.ts says the same of the catalogue).
- */
-const INSPECTOR_VERDICTS: Readonly<Record<string, readonly string[]>> = {
-  "upstream/click-trigger": ["PASS"],
-  "upstream/conversation-contains": ["SKIP"],
-  "upstream/read-console": ["PASS"],
-  "upstream/model-tool-list": ["SKIP"],
-  "upstream/inspect-frame": ["PASS"],
-  "upstream/toggle-theme": ["PASS", "FAIL"],
-  "upstream/confirm-download": ["PASS"],
-  "upstream/open-link": ["PASS"],
-  "upstream/unknown-kind": ["PASS"],
-};
 
 Deno.test({
   name: "the upstream-shaped suite on the MCP Inspector: its download confirm() is held for the consent",
