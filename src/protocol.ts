@@ -37,7 +37,10 @@
  * without this file's additions, one test per request kind, positive and negative), through the Runner on the
  * reference host (every verdict PASS) and the MCP Inspector (SKIPs where it has no control);
  * `tests/protocol_test.ts` checks each answer's shape and `tests/runner/runner_loop_test.ts` the unknown kinds
- * and dialog aliases. Our catalogue reads the same shapes.
+ * and dialog aliases. Our catalogue reads the same shapes. `tests/suite/suite_server_test.ts` serves that
+ * suite from an MCP server of its own, in another process, and runs it with `conformance run --suite-server`
+ * on the reference host and the MCP Inspector (src/runner/suite_server.ts: its tests reported under its own
+ * ids, namespaced by the server's name).
  *
  * Pure types and tiny pure helpers only: importable from the browser bundle and from Deno alike.
  *
