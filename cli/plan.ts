@@ -145,7 +145,9 @@ export async function planRun(
     configHosts: new Set(config.hosts.map((host) => host.id)),
     configSource: config.source,
   });
-  return { plan, all, goldenPaths, known, config };
+  // A host pointed at another server knows that server's tests (expectations are checked against them).
+  const pointedKnown = known.map((entry) => entries.find((candidate) => candidate.id === entry.id) ?? entry);
+  return { plan, all, goldenPaths, known: pointedKnown, config };
 }
 
 /**

@@ -19,14 +19,25 @@ import { builtInExpectationsDir } from "../hosts/expectations.ts";
 import { HOSTS } from "../hosts/registry.ts";
 import { SUITES } from "../suite/mod.ts";
 
-/** Every test id of each host in `entries`, in any tier or mode. */
+/**
+ * Every test id of each host in `entries`, in any tier or mode: for a host pointed at another conformance
+ * server (`--suite-server`), that server's tests as well as the catalogue's (one expectations file may hold
+ * both).
+ */
 export function knownTests(
   entries: readonly HostEntry[],
   goldenPaths: readonly UserGoldenPath[] = [],
 ): KnownTests {
   const known = new Map<string, Set<string>>();
   for (const entry of entries) known.set(entry.id, new Set());
-  for (const item of catalogue(entries, SUITES, { live: true, mockModel: true, goldenPaths })) {
+  const unpointed = entries.flatMap((entry) => {
+    if (entry.kind === "cli" || entry.suiteServer === undefined) return [];
+    const { suiteServer: _, ...plain } = entry;
+    return [plain];
+  });
+  for (
+    const item of catalogue([...entries, ...unpointed], SUITES, { live: true, mockModel: true, goldenPaths })
+  ) {
     for (const test of item.tests) known.get(item.entry.id)!.add(test.id);
   }
   return known;

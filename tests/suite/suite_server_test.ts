@@ -160,6 +160,43 @@ Deno.test({
   assert.equal(code, 0, stderr);
   // A rerun points at the same server.
   assert.deepEqual(report.run.rerunFlags, ["--suite-server", server.url]);
+
+  // An expectations file names that suite's tests by the run's ids: one expected to FAIL that PASSes is
+  // unexpected (exit 1), and a catalogue id of the same host is still a known test.
+  const expectations = await Deno.makeTempFile({ prefix: "conformance-suite-server-", suffix: ".yaml" });
+  try {
+    await Deno.writeTextFile(
+      expectations,
+      `schema: conformance-expectations/1
+host: reference
+tests:
+  ${NAMESPACE}/upstream/read-console:
+    status: FAIL
+    reason: stands in for a known failure, to see it applied
+  apps/lifecycle/teardown-notify:
+    status: FAIL
+    reason: a catalogue test of the same host, not run here
+`,
+    );
+    const expected = await runReport([
+      "--host",
+      "reference",
+      "--suite-server",
+      server.url,
+      "--grep",
+      "read-console$",
+      "--expectations",
+      expectations,
+    ]);
+    assert.deepEqual(
+      expected.report.results.map(({ test, status, expected }) => ({ test, status, expected })),
+      [{ test: `${NAMESPACE}/upstream/read-console`, status: "PASS", expected: "FAIL" }],
+      expected.stderr,
+    );
+    assert.equal(expected.code, 1, expected.stderr);
+  } finally {
+    await Deno.remove(expectations);
+  }
   const pid = server.pid;
   await server[Symbol.asyncDispose]();
   assert.ok(!(await groupAlive(pid)), "the suite server's process group is gone");
