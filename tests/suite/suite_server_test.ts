@@ -255,7 +255,9 @@ Deno.test({
   ...options,
 }, async () => {
   await using server = await startSuiteServer();
-  const flag = await runReport(["--host", "mcp-inspector", "--suite-server", server.url]);
+  // The Inspector connects slowly on a loaded machine: its launch steps get twice their usual time.
+  const slow = ["--timeout-multiplier", "2"];
+  const flag = await runReport(["--host", "mcp-inspector", "--suite-server", server.url, ...slow]);
   assert.deepEqual(flag.report.results.map((result) => result.test).sort(), [...NAMESPACED].sort());
   assert.deepEqual(wrongVerdicts(flag.report, INSPECTOR_VERDICTS), []);
 
@@ -268,7 +270,7 @@ Deno.test({
     const pointed = yaml.replace(/server: \{ listen: "[^"]*" \}/, `server: { url: "${server.url}" }`);
     assert.notEqual(pointed, yaml, "the description names its server");
     await Deno.writeTextFile(config, pointed);
-    const described = await runReport(["--config", config, "--host", "my-inspector"]);
+    const described = await runReport(["--config", config, "--host", "my-inspector", ...slow]);
     assert.deepEqual(described.report.results.map((result) => result.test).sort(), [...NAMESPACED].sort());
     assert.deepEqual(wrongVerdicts(described.report, INSPECTOR_VERDICTS), []);
   } finally {
