@@ -489,3 +489,32 @@ Deno.test("a field left out is named as missing, not in the schema library's wor
   );
   assert.doesNotMatch(message, /received undefined|Invalid input/);
 });
+
+Deno.test("a web host's server is listen (the harness starts it) or url (another server), never both", () => {
+  const web = (server: string) =>
+    "hosts:\n  - id: mine\n    kind: web\n    url: https://chat.example\n" +
+    `    launch: [{ click: "#a" }]\n    server: ${server}\n`;
+  const pointed = parseConfig(web('{ url: "http://127.0.0.1:6290/mcp" }'), "url.yaml").hosts[0]!;
+  assert.equal(pointed.kind === "web" && pointed.server?.url, "http://127.0.0.1:6290/mcp");
+  for (
+    const [server, message] of [
+      [
+        '{ listen: "127.0.0.1:6280", url: "http://127.0.0.1:6290/mcp" }',
+        /give listen .* or url .*, not both/,
+      ],
+      ["{}", /give listen .* or url .*, not both/],
+      [
+        '{ url: "http://127.0.0.1:6290/mcp", second: "127.0.0.1:6281" }',
+        /second and allowRemote do not apply/,
+      ],
+      ['{ url: "ftp://127.0.0.1/mcp" }', /give an http\(s\) URL/],
+    ] as const
+  ) {
+    assert.throws(
+      () => parseConfig(web(server), "both.yaml"),
+      (e: unknown) =>
+        e instanceof UsageError && /hosts\.0\.server/.test(e.message) && message.test(e.message),
+      server,
+    );
+  }
+});

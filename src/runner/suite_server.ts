@@ -11,8 +11,9 @@
  *
  * @module
  */
-import { UsageError } from "../errors.ts";
+import { EXIT, UsageError } from "../errors.ts";
 import type { LauncherName, TestMeta } from "../protocol.ts";
+import { untilAborted } from "./abort.ts";
 import { launchChromium } from "./chromium.ts";
 
 /** The launcher whose View holds another server's suite (the same name as ours: upstream's). */
@@ -80,6 +81,16 @@ export function parseSuiteServerUrl(value: string, what = "--suite-server"): str
 /** How long the server may take to answer, and the View to list its tests, unscaled. */
 const PROBE_MS = 10_000;
 
+/** A Ctrl-C or SIGTERM while the suite was being listed: the browser is gone, the run ends with 130 or 143. */
+class ListingInterrupted extends Error {
+  readonly exitCode: number;
+  constructor(exitCode: number, url: string) {
+    super(`interrupted while listing the suite of ${url}`);
+    this.name = "ListingInterrupted";
+    this.exitCode = exitCode;
+  }
+}
+
 /**
  * Connects to the server at `url`, reads its name and its launcher's View, and lists the View's tests.
  * Every way this can fail is a {@linkcode UsageError} of one line naming the URL.
@@ -90,10 +101,36 @@ export async function loadSuiteServer(
 ): Promise<SuiteServer> {
   const what = options.what ?? "--suite-server";
   const budget = PROBE_MS * (options.timeoutMultiplier ?? 1);
-  const { name, html } = await readServer(url, what, budget);
-  const tests = await listViewTests(html, budget).catch((error: unknown) => {
-    throw new UsageError(`${what} ${url}: its ${SUITE_SERVER_LAUNCHER} View ${messageOf(error)}`);
-  });
+  // The run's own signal handlers are not installed yet: a signal now stops the listing (its browser closed,
+  // its process group gone) rather than ending the process with the browser left behind.
+  const abort = new AbortController();
+  let interrupted: number | null = null;
+  const handlers = ([["SIGINT", EXIT.interrupted], ["SIGTERM", EXIT.terminated]] as const).map(
+    ([signal, code]) => {
+      const handler = () => {
+        interrupted ??= code;
+        abort.abort();
+      };
+      Deno.addSignalListener(signal, handler);
+      return [signal, handler] as const;
+    },
+  );
+  let listed: { name: string; tests: TestMeta[] };
+  try {
+    const { name, html } = await readServer(url, what, budget, abort.signal);
+    const tests = await listViewTests(html, budget, abort.signal).catch((error: unknown) => {
+      if (abort.signal.aborted) throw error;
+      throw new UsageError(`${what} ${url}: its ${SUITE_SERVER_LAUNCHER} View ${messageOf(error)}`);
+    });
+    listed = { name, tests };
+  } catch (error) {
+    if (interrupted !== null) throw new ListingInterrupted(interrupted, url);
+    throw error;
+  } finally {
+    for (const [signal, handler] of handlers) Deno.removeSignalListener(signal, handler);
+  }
+  if (interrupted !== null) throw new ListingInterrupted(interrupted, url);
+  const { name, tests } = listed;
   if (tests.length === 0) throw new UsageError(`${what} ${url}: its suite lists no tests`);
   const ids = new Set<string>();
   for (const test of tests) {
@@ -108,10 +145,11 @@ async function readServer(
   url: string,
   what: string,
   budget: number,
+  signal: AbortSignal,
 ): Promise<{ name: string; html: string }> {
   const { Client, StreamableHTTPClientTransport } = await import("@modelcontextprotocol/client");
   const client = new Client({ name: "conformance-suite-server-probe", version: "1.0.0" });
-  const deadline = AbortSignal.timeout(budget);
+  const deadline = AbortSignal.any([AbortSignal.timeout(budget), signal]);
   const within = <T>(promise: Promise<T>): Promise<T> =>
     Promise.race([
       promise,
@@ -166,23 +204,35 @@ function resourceUriOf(meta: Record<string, unknown> | undefined): string | null
  * this returns) and reads `__mcpConformance.listTests()`. The page has no host: a View that waits for its
  * host before it lists its tests is not supported.
  */
-async function listViewTests(html: string, budget: number): Promise<TestMeta[]> {
-  await using launched = await launchChromium({ headful: false });
-  const page = await launched.browser.newPage();
-  await page.setContent(html, { waitUntil: "load", timeout: budget });
+async function listViewTests(html: string, budget: number, signal: AbortSignal): Promise<TestMeta[]> {
+  await using launched = await launchChromium({ headful: false, signal });
+  // Each wait ends at the abort; the browser is closed (by `await using`) before the error leaves.
+  const stopped = () => new Error("listing interrupted");
+  const page = await untilAborted(launched.browser.newPage(), signal, stopped);
+  await untilAborted(page.setContent(html, { waitUntil: "load", timeout: budget }), signal, stopped);
   try {
-    await page.waitForFunction(
-      () =>
-        typeof (globalThis as { __mcpConformance?: { listTests?: unknown } }).__mcpConformance?.listTests ===
-          "function",
-      null,
-      { timeout: budget },
+    await untilAborted(
+      page.waitForFunction(
+        () =>
+          typeof (globalThis as { __mcpConformance?: { listTests?: unknown } }).__mcpConformance
+            ?.listTests ===
+            "function",
+        null,
+        { timeout: budget },
+      ),
+      signal,
+      stopped,
     );
-  } catch {
+  } catch (error) {
+    if (signal.aborted) throw error;
     throw new Error("exposes no suite (no __mcpConformance.listTests)");
   }
-  const listed = await page.evaluate(() =>
-    (globalThis as unknown as { __mcpConformance: { listTests(): unknown } }).__mcpConformance.listTests()
+  const listed = await untilAborted(
+    page.evaluate(() =>
+      (globalThis as unknown as { __mcpConformance: { listTests(): unknown } }).__mcpConformance.listTests()
+    ),
+    signal,
+    stopped,
   );
   if (!Array.isArray(listed)) throw new Error("listTests() did not return an array");
   return listed.map((meta, index): TestMeta => {

@@ -31,7 +31,7 @@ interface SuiteServerProcess extends AsyncDisposable {
 }
 
 /** Starts tests/suite/upstream_shaped/server.ts and waits for its banner (the URL it serves). */
-async function startSuiteServer(): Promise<SuiteServerProcess> {
+async function startSuiteServer(...flags: string[]): Promise<SuiteServerProcess> {
   const child = new Deno.Command(Deno.execPath(), {
     args: [
       "run",
@@ -42,6 +42,7 @@ async function startSuiteServer(): Promise<SuiteServerProcess> {
       "--allow-run",
       "--allow-net=127.0.0.1",
       "tests/suite/upstream_shaped/server.ts",
+      ...flags,
     ],
     cwd: ROOT,
     stdin: "null",
@@ -324,5 +325,75 @@ Deno.test({
   } finally {
     await dead.close();
     await html.shutdown();
+  }
+});
+
+/** The pids of the processes whose parent is `pid`, with their command lines. */
+async function childrenOf(pid: number): Promise<{ pid: number; args: string }[]> {
+  const { stdout } = await new Deno.Command("ps", { args: ["-eo", "pid=,ppid=,args="], stdout: "piped" })
+    .output();
+  return new TextDecoder().decode(stdout).split("\n").flatMap((line) => {
+    const match = /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(line);
+    return match && Number(match[2]) === pid ? [{ pid: Number(match[1]), args: match[3]! }] : [];
+  });
+}
+
+Deno.test({
+  name:
+    "a View without a suite is refused in one line; a Ctrl-C while it is listed exits 130, its browser gone",
+  ignore: !browser,
+  ...options,
+}, async () => {
+  await using server = await startSuiteServer("--no-suite");
+  const refused = await conformance(["list", "tests", "--host", "reference", "--suite-server", server.url]);
+  assert.equal(refused.code, 2, refused.stderr);
+  assert.match(refused.stderr, /^conformance: [^\n]*run_conformance View exposes no suite[^\n]*\n$/);
+
+  const scratch = await Deno.makeTempDir({ prefix: "conformance-suite-server-" });
+  await Deno.remove(scratch);
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--quiet",
+      "--no-prompt",
+      "--allow-read",
+      `--allow-write=${dirname(scratch)}`,
+      "--allow-env",
+      "--allow-sys",
+      "--allow-run",
+      "--allow-net=127.0.0.1,localhost,[::1]",
+      "main.ts",
+      "list",
+      "tests",
+      "--host",
+      "reference",
+      "--suite-server",
+      server.url,
+    ],
+    cwd: ROOT,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    detached: true,
+  }).spawn();
+  const output = child.output();
+  try {
+    // The listing's browser: Chromium, started by the harness (its parent), in a group of its own.
+    let browsers: { pid: number; args: string }[] = [];
+    const deadline = Date.now() + 60_000;
+    while (browsers.length === 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      browsers = (await childrenOf(child.pid)).filter((p) => p.args.includes("--conformance-launch"));
+    }
+    assert.ok(browsers.length > 0, "the listing started a browser");
+    Deno.kill(child.pid, "SIGINT");
+    const ended = await output;
+    const stderr = new TextDecoder().decode(ended.stderr);
+    assert.equal(ended.code, 130, stderr);
+    assert.match(stderr, /^conformance: interrupted while listing the suite of http:[^\n]*\n$/);
+    for (const { pid } of browsers) assert.ok(!(await groupAlive(pid)), `the browser's group ${pid} is gone`);
+  } finally {
+    if (await groupAlive(child.pid)) await killGroup(child.pid, { graceMs: 0, verifyMs: 5_000 });
+    await output.catch(() => {});
   }
 });

@@ -4,7 +4,8 @@
  * of its `run_conformance` launcher, under the name `upstream-shaped`, as a host vendor's own suite server
  * would. Its launcher takes no input (the MCP Inspector opens such a tool's app as soon as its card is
  * picked); `conformance_probe` is app-only (the suite checks the model does not see it). It prints
- * `upstream-shaped suite at <MCP URL>` once listening, and runs until SIGTERM or SIGINT.
+ * `upstream-shaped suite at <MCP URL>` once listening, and runs until SIGTERM or SIGINT. With `--no-suite`,
+ * the View is a page without a suite.
  * tests/suite/suite_server_test.ts points `conformance run --suite-server` at it.
  *
  * ```sh
@@ -69,7 +70,10 @@ function cors(request: Request): Headers {
 }
 
 if (import.meta.main) {
-  const html = await viewHtml(new URL("./view.ts", import.meta.url));
+  // `--no-suite`: the launcher's View is a page without a suite, which a listing waits for in vain.
+  const html = Deno.args.includes("--no-suite")
+    ? "<!doctype html><p>no suite here</p>"
+    : await viewHtml(new URL("./view.ts", import.meta.url));
   const handler = createMcpHandler(() => suiteServer(html));
   const abort = new AbortController();
   const listening = Promise.withResolvers<Deno.NetAddr>();
