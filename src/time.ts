@@ -107,7 +107,7 @@ export async function raceDelay<T>(racers: readonly Promise<T>[], ms: number): P
 /**
  * A deadline of `ms` under `--timeout-multiplier` `multiplier`: `ms * multiplier` (`Infinity` stays
  * `Infinity`). Throws a `RangeError` for a multiplier that is not a positive finite number; the CLI refuses
- * such a value (cli/run.ts) before it gets here.
+ * such a value (cli/run_options.ts) before it gets here.
  *
  * @example
  * ```ts

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { runCli } from "../../cli/mod.ts";
 import { memoryIo } from "../../cli/io.ts";
-import { parseRunOptions } from "../../cli/run.ts";
+import { parseRunOptions } from "../../cli/run_options.ts";
 import { exitCodeOf, UsageError } from "../../src/errors.ts";
 import { HARNESS_VERSION } from "../../src/version.ts";
 

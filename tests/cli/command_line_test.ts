@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { runCli } from "../../cli/mod.ts";
 import { memoryIo } from "../../cli/io.ts";
-import { parseRunOptions } from "../../cli/run.ts";
+import { parseRunOptions } from "../../cli/run_options.ts";
 import { rerunFlags } from "../../cli/rerun.ts";
 import { exitCodeOf } from "../../src/errors.ts";
 import { conformanceArgv, runDetached, runHarness } from "../robustness/_harness.ts";

@@ -13,7 +13,7 @@ import { HELP } from "../../cli/help.ts";
 import { LIST_SPEC } from "../../cli/list.ts";
 import { LOGIN_SPEC } from "../../cli/login.ts";
 import { PARSE_SPEC } from "../../cli/parse.ts";
-import { RUN_SPEC } from "../../cli/run.ts";
+import { RUN_SPEC } from "../../cli/run_options.ts";
 import { SERVE_SPEC } from "../../cli/serve.ts";
 
 /** Every subcommand parsed by a {@linkcode CommandSpec}, by its help topic. */

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { runCli } from "../../cli/mod.ts";
 import { memoryIo } from "../../cli/io.ts";
-import { parseRunOptions } from "../../cli/run.ts";
+import { parseRunOptions } from "../../cli/run_options.ts";
 import { planRun } from "../../cli/plan.ts";
 
 interface Row {

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { loginCommand } from "../../cli/login.ts";
 import type { CliIo } from "../../cli/io.ts";
-import { parseRunOptions } from "../../cli/run.ts";
+import { parseRunOptions } from "../../cli/run_options.ts";
 import { planRun } from "../../cli/plan.ts";
 import { UsageError } from "../../src/errors.ts";
 import { LOGIN_MARKER } from "../../hosts/web/profile.ts";

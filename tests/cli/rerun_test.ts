@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { exactGrep, rerunCommand, rerunFlags, shellQuote } from "../../cli/rerun.ts";
-import { parseRunOptions, withReportFlags } from "../../cli/run.ts";
+import { parseRunOptions, withReportFlags } from "../../cli/run_options.ts";
 
 const WORDS = ["plain", "^cli/a$", "it's", "a b", "$HOME", "`x`", "back\\slash", "", "é", "new\nline", "*"];
 

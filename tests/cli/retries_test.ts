@@ -9,7 +9,7 @@ import { runCli } from "../../cli/mod.ts";
 import { memoryIo } from "../../cli/io.ts";
 import { parseReport } from "../../src/report/schema.ts";
 import { UsageError } from "../../src/errors.ts";
-import { parseRunOptions } from "../../cli/run.ts";
+import { parseRunOptions } from "../../cli/run_options.ts";
 import { chromiumPath } from "../../src/runner/chromium.ts";
 import { OK_STREAM, plantCliHost } from "./_planted_host.ts";
 

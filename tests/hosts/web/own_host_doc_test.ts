@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { MCP_INSPECTOR_YAML } from "../../../hosts/web/mcp_inspector.ts";
 import { parseConfig } from "../../../src/config.ts";
-import { parseRunOptions } from "../../../cli/run.ts";
+import { parseRunOptions } from "../../../cli/run_options.ts";
 
 const DOC = new URL("../../../docs/hosts.md", import.meta.url);
 const MARKER = "<!-- test-your-own-host.yaml:";
