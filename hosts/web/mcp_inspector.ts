@@ -20,9 +20,9 @@ import { APPS_DEADLINES } from "../../src/runner/deadlines.ts";
 import { scaled } from "../../src/time.ts";
 import type { AppsHostEntry } from "../../src/host.ts";
 import { yamlHostCapabilities, YamlWebHost } from "./yaml_host.ts";
+import { freeLoopbackPort } from "./_server_process.ts";
 import {
   DEFAULT_INSPECTOR_UI_PORT,
-  freeLoopbackPort,
   type InspectorProcess,
   MCP_INSPECTOR_ID,
   startInspector,

@@ -11,13 +11,8 @@
  *
  * @module
  */
-import { BASELINE_ENV_ALLOW, projectEnv, readEnv } from "../../src/exec/env.ts";
-import { ABORT_KILL_GRACE_MS, groupAlive, killGroup, trackGroup } from "../../src/exec/process_group.ts";
-import { runTagEnv } from "../../src/exec/run_tag.ts";
-import { settleWithin } from "../../src/runner/abort.ts";
-import { dirname } from "node:path";
-import { shimPath } from "../cli/_installed.ts";
 import { resolveBinary } from "../cli/_real_host.ts";
+import { type ServerProcess, startServerProcess } from "./_server_process.ts";
 
 /** The registry id, and the name of the shim `hosts:install` writes. */
 export const MCP_INSPECTOR_ID = "mcp-inspector";
@@ -42,17 +37,11 @@ export interface StartInspectorOptions {
 }
 
 /** A running Inspector; disposing it ends its process group. */
-export interface InspectorProcess extends AsyncDisposable {
-  /** Its pid, which is also its process group id. */
-  readonly pid: number;
+export interface InspectorProcess extends ServerProcess {
   /** The UI, e.g. `http://127.0.0.1:6274/`. */
   readonly uiUrl: URL;
   /** The sandbox proxy page its banner named. */
   readonly sandboxUrl: URL;
-  /** The last lines it printed (for messages when something went wrong). */
-  output(): string;
-  /** Ends the process group (SIGTERM, then SIGKILL), removes its HOME, and resolves once the group is gone. */
-  close(): Promise<void>;
 }
 
 /** The Inspector could not listen where it was told (another process holds the port). */
@@ -111,26 +100,6 @@ export function inspectorArgs(serverUrl: string): string[] {
 }
 
 /**
- * A port on 127.0.0.1 that was free a moment ago (the Inspector's UI port cannot be 0).
- *
- * @example
- * ```ts
- * import { freeLoopbackPort } from "./mcp_inspector_process.ts";
- * const port = freeLoopbackPort(); // e.g. 41873
- * ```
- */
-export function freeLoopbackPort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  try {
-    return (listener.addr as Deno.NetAddr).port;
-  } finally {
-    listener.close();
-  }
-}
-
-const MAX_KEPT_OUTPUT = 16_384;
-
-/**
  * Starts the Inspector and waits for its banner. Throws {@linkcode InspectorPortInUse} when its UI port is
  * taken, and an Error naming the program when it is not installed or ends before its banner.
  *
@@ -141,112 +110,30 @@ const MAX_KEPT_OUTPUT = 16_384;
  * ```
  */
 export async function startInspector(options: StartInspectorOptions): Promise<InspectorProcess> {
-  const binary = options.binary ?? resolveBinary(MCP_INSPECTOR_ID, MCP_INSPECTOR_ID);
-  const home = await Deno.makeTempDir({ prefix: "conformance-inspector-" });
-  const env = projectEnv(
-    {
-      env: inspectorEnv({ uiPort: options.uiPort, sandboxPort: options.sandboxPort ?? 0, home }),
-      envAllow: [],
-    },
-    readEnv(BASELINE_ENV_ALLOW),
-  );
-  let child: Deno.ChildProcess;
-  try {
-    child = new Deno.Command(binary, {
-      args: inspectorArgs(options.serverUrl),
-      cwd: home,
-      // The run's tag: the reaper finds the Inspector's processes by it (src/exec/run_tag.ts).
-      env: { ...env, ...runTagEnv() },
-      clearEnv: true,
-      detached: true,
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
-  } catch (error) {
-    await Deno.remove(home, { recursive: true }).catch(() => {});
-    if (error instanceof Deno.errors.NotFound) {
-      throw new Error(
-        `The MCP Inspector ("${binary}") was not found: install it with "deno task hosts:install --only ` +
-          `mcp-inspector"; the compiled binary also needs its shim folder first on PATH ` +
-          `(export PATH="${dirname(shimPath(MCP_INSPECTOR_ID))}:$PATH")`,
-      );
-    }
-    throw error;
-  }
-  const pid = child.pid;
-  // A second Ctrl-C, or a teardown the abort cut short, finds the group in the registry.
-  const untrack = trackGroup(pid);
-  let text = "";
-  const banner = Promise.withResolvers<void>();
-  const keep = (chunk: string) => {
-    text = (text + chunk).slice(-MAX_KEPT_OUTPUT);
-    if (/up and running at:/.test(text) && /Sandbox \(MCP Apps\): \S+\n|Auth: /.test(text)) banner.resolve();
-  };
-  // Both pipes are read until the end, so a chatty Inspector never blocks on a full pipe.
-  const drained = Promise.all([child.stdout, child.stderr].map(async (stream) => {
-    for await (const chunk of stream.pipeThrough(new TextDecoderStream())) keep(chunk);
-  })).catch(() => {});
-  const status = child.status;
-  let closed: Promise<void> | null = null;
-  const close = () => {
-    closed ??= (async () => {
-      // The run's abort cuts the SIGTERM grace to ABORT_KILL_GRACE_MS, and the pipes of a killed group are not
-      // waited for long (a descendant that left the group may hold them).
-      const { signal } = options;
-      const gone = await killGroup(pid, { graceMs: 5_000, verifyMs: 10_000, ...(signal ? { signal } : {}) });
-      await status;
-      await settleWithin(drained, signal, ABORT_KILL_GRACE_MS);
-      untrack();
-      await Deno.remove(home, { recursive: true }).catch(() => {});
-      if (!gone || await groupAlive(pid)) {
-        throw new Error(`The MCP Inspector's process group ${pid} is still alive after SIGKILL`);
-      }
-    })();
-    return closed;
-  };
-  const timeoutMs = options.startTimeoutMs ?? 60_000;
-  const stopped = Promise.withResolvers<never>();
-  const onAbort = () =>
-    stopped.reject(new Error("Stopped waiting for the MCP Inspector: the run was aborted"));
-  options.signal?.addEventListener("abort", onAbort, { once: true });
-  const timer = setTimeout(
-    () => stopped.reject(new Error(`The MCP Inspector printed no banner within ${timeoutMs / 1000} s`)),
-    timeoutMs,
-  );
-  try {
-    await Promise.race([
-      banner.promise,
-      stopped.promise,
-      status.then((end) => {
-        throw new Error(`The MCP Inspector ("${binary}") exited with code ${end.code} before it was ready`);
-      }),
-    ]);
-  } catch (error) {
-    await close().catch(() => {});
-    if (/PORT IS IN USE/.test(text)) throw new InspectorPortInUse(options.uiPort);
-    const tail = text.trim().split("\n").slice(-5).join(" | ");
-    throw new Error(`${error instanceof Error ? error.message : String(error)}${tail ? `: ${tail}` : ""}`);
-  } finally {
-    clearTimeout(timer);
-    options.signal?.removeEventListener("abort", onAbort);
-  }
+  const sandboxPort = options.sandboxPort ?? 0;
+  const running = await startServerProcess({
+    name: "MCP Inspector",
+    id: MCP_INSPECTOR_ID,
+    shim: MCP_INSPECTOR_ID,
+    binary: options.binary ?? resolveBinary(MCP_INSPECTOR_ID, MCP_INSPECTOR_ID),
+    args: inspectorArgs(options.serverUrl),
+    env: (home) => inspectorEnv({ uiPort: options.uiPort, sandboxPort, home }),
+    homePrefix: "conformance-inspector-",
+    ready: (output) => /up and running at:/.test(output) && /Sandbox \(MCP Apps\): \S+\n|Auth: /.test(output),
+    refusal: (output) => /PORT IS IN USE/.test(output) ? new InspectorPortInUse(options.uiPort) : null,
+    ...(options.startTimeoutMs === undefined ? {} : { startTimeoutMs: options.startTimeoutMs }),
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  const text = running.output();
   const ui = /up and running at:\s*(http:\/\/\S+)/.exec(text)?.[1];
   const sandbox = /Sandbox \(MCP Apps\): (http:\/\/\S+)/.exec(text)?.[1];
   if (ui === undefined || sandbox === undefined) {
-    await close().catch(() => {});
+    await running.close().catch(() => {});
     throw new Error(
       `The MCP Inspector started without ${
         ui === undefined ? "a UI URL" : "an MCP Apps sandbox"
       } in its banner`,
     );
   }
-  return {
-    pid,
-    uiUrl: new URL(ui),
-    sandboxUrl: new URL(sandbox),
-    output: () => text,
-    close,
-    [Symbol.asyncDispose]: close,
-  };
+  return { ...running, uiUrl: new URL(ui), sandboxUrl: new URL(sandbox) };
 }

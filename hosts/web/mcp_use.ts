@@ -16,7 +16,7 @@ import { APPS_DEADLINES } from "../../src/runner/deadlines.ts";
 import { scaled } from "../../src/time.ts";
 import type { AppsHostEntry } from "../../src/host.ts";
 import { yamlHostCapabilities, YamlWebHost } from "./yaml_host.ts";
-import { freeLoopbackPort } from "./mcp_inspector_process.ts";
+import { freeLoopbackPort } from "./_server_process.ts";
 import { MCP_USE_BINARY, MCP_USE_ID, type McpUseProcess, startMcpUse } from "./mcp_use_process.ts";
 
 /** Where the UI and the conformance server listen, as the YAML names them. */

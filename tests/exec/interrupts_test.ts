@@ -6,22 +6,15 @@ import assert from "node:assert/strict";
 import { groupAlive, waitGroupGone } from "../../src/exec/process_group.ts";
 
 const CHILD = decodeURIComponent(new URL("./_interrupts_child.ts", import.meta.url).pathname);
+/** What the child needs: it starts `sleep`, `ps` and the reaper. */
+const PERMISSIONS = ["--allow-read", "--allow-write", "--allow-env", "--allow-sys", "--allow-run"];
 /** A bound against a hang, not a speed target. */
 const GONE_WITHIN_MS = 15_000;
 
 /** The child, started in its own group, and its stdout as lines. */
 function startChild(args: readonly string[] = []) {
   const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--allow-read",
-      "--allow-write",
-      "--allow-env",
-      "--allow-sys",
-      "--allow-run",
-      CHILD,
-      ...args,
-    ],
+    args: ["run", ...PERMISSIONS, CHILD, ...args],
     stdin: "piped",
     stdout: "piped",
     stderr: "inherit",

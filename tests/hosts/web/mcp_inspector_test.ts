@@ -16,11 +16,11 @@ import {
   mcpInspectorYaml,
 } from "../../../hosts/web/mcp_inspector.ts";
 import {
-  freeLoopbackPort,
   InspectorPortInUse,
   MCP_INSPECTOR_ID,
   startInspector,
 } from "../../../hosts/web/mcp_inspector_process.ts";
+import { freeLoopbackPort } from "../../../hosts/web/_server_process.ts";
 import { yamlHostCapabilities } from "../../../hosts/web/yaml_host.ts";
 import { binEnvName } from "../../../src/exec/find_executable.ts";
 import { groupAlive } from "../../../src/exec/process_group.ts";

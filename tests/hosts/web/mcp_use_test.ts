@@ -15,7 +15,7 @@ import {
   mcpUseEnv,
   startMcpUse,
 } from "../../../hosts/web/mcp_use_process.ts";
-import { freeLoopbackPort } from "../../../hosts/web/mcp_inspector_process.ts";
+import { freeLoopbackPort } from "../../../hosts/web/_server_process.ts";
 import { yamlHostCapabilities } from "../../../hosts/web/yaml_host.ts";
 import { binEnvName } from "../../../src/exec/find_executable.ts";
 import { groupAlive } from "../../../src/exec/process_group.ts";
