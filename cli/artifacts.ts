@@ -9,11 +9,8 @@
 import { join } from "node:path";
 import { isFailing, type TestResult } from "../src/outcome.ts";
 import { withArtifacts } from "../src/report/artifacts.ts";
-
-/** The file-name stem a browser host gives its artifacts (src/runner/browser_host.ts). */
-function fileStem(hostId: string): string {
-  return hostId.replaceAll(/[^\w.-]+/g, "_");
-}
+// The stem a browser host gives its artifacts (src/runner/browser_host.ts) by the same rule.
+import { fileNamePart } from "../src/file_name.ts";
 
 /** Whether a result's evidence matters: it failed, or broke a SHOULD. */
 function wantsEvidence(result: TestResult): boolean {
@@ -31,7 +28,7 @@ export async function attachArtifacts(
   since: Date,
 ): Promise<TestResult[]> {
   const stems = [...new Set(results.map((result) => result.host))]
-    .map((host) => ({ host, stem: fileStem(host) }))
+    .map((host) => ({ host, stem: fileNamePart(host) }))
     .sort((a, b) => b.stem.length - a.stem.length);
   const traces = new Map<string, string[]>();
   try {

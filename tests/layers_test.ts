@@ -21,8 +21,11 @@ interface ModuleGraph {
 
 const ROOT = new URL("../", import.meta.url);
 
-/** Modules below every layer that any module may import: error classes, quoting, the bounded reader, time. */
-const LEAVES = ["src/errors.ts", "src/quote.ts", "src/read_bounded.ts", "src/time.ts"];
+/**
+ * Modules below every layer that any module may import: error classes, file-name parts, quoting, the bounded
+ * reader, time.
+ */
+const LEAVES = ["src/errors.ts", "src/file_name.ts", "src/quote.ts", "src/read_bounded.ts", "src/time.ts"];
 
 /**
  * Which module may import which, in the manner of Playwright's `DEPS.list`. A key is a folder (ending in
@@ -41,6 +44,7 @@ const DEPS: Readonly<Record<string, readonly string[]>> = {
   "src/host.ts": ["type:src/exec/host_runner.ts", "type:src/runner/host.ts"],
   // Leaves.
   "src/errors.ts": [],
+  "src/file_name.ts": [],
   "src/quote.ts": [],
   "src/read_bounded.ts": ["src/errors.ts"],
   "src/time.ts": [],

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { fileNamePart } from "../../src/file_name.ts";
 
 /** The file `conformance login` writes into a profile after the sign-in browser closed. */
 export const LOGIN_MARKER = ".conformance-login.json";
@@ -25,7 +26,7 @@ export interface LoginRecord {
  */
 export function defaultProfileDir(hostId: string): string {
   const cache = Deno.env.get("XDG_CACHE_HOME") || `${Deno.env.get("HOME") ?? "."}/.cache`;
-  return `${cache}/conformance/profiles/${hostId.replaceAll(/[^\w.-]+/g, "_")}`;
+  return `${cache}/conformance/profiles/${fileNamePart(hostId)}`;
 }
 
 /** The profile folder to use: the one given, else the host's default. */

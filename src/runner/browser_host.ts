@@ -20,6 +20,7 @@ import { frameChain } from "./frame_chain.ts";
 import type { CapabilityContext, Host, HostSetupOptions, RequestOf, SuiteBridge } from "./host.ts";
 import type { FrameSuiteBridge } from "./suite_bridge.ts";
 import { pollUntil } from "../time.ts";
+import { fileNamePart } from "../file_name.ts";
 
 /** The browser a {@linkcode BrowserHost} drives: its context, and how to let go of it. */
 export interface BrowserSession {
@@ -207,7 +208,7 @@ export abstract class BrowserHost implements Host {
     const dir = this.#options?.artifactsDir;
     if (!dir || this.#page === null || options.screenshot === false) return [];
     await Deno.mkdir(dir, { recursive: true });
-    const path = `${dir}/${this.id.replaceAll(/[^\w.-]+/g, "_")}-${testId.replaceAll(/[^\w.-]+/g, "_")}.png`;
+    const path = `${dir}/${fileNamePart(this.id)}-${fileNamePart(testId)}.png`;
     await this.#page.screenshot({ path, fullPage: true });
     return [path];
   }
@@ -332,7 +333,7 @@ export abstract class BrowserHost implements Host {
     const options = this.#options!;
     if (options.trace === "on" || this.#failures > 0) {
       await Deno.mkdir(options.artifactsDir!, { recursive: true });
-      const file = [this.id, ...(name === null ? [] : [name])].join("-").replaceAll(/[^\w.-]+/g, "_");
+      const file = fileNamePart([this.id, ...(name === null ? [] : [name])].join("-"));
       await context.tracing.stop({ path: `${options.artifactsDir}/${file}-trace.zip` }).catch(() => {});
     } else {
       await context.tracing.stop().catch(() => {});

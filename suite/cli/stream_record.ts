@@ -20,6 +20,7 @@ import { BASELINE_ENV_ALLOW, projectEnv, readableEnv, readEnv } from "../../src/
 import type { HostInvocation } from "../../src/exec/host_runner.ts";
 import type { Observation } from "../../src/exec/observation.ts";
 import { redact, REDACTED, secretsFromEnv } from "../../src/report/redact.ts";
+import { fileNamePart } from "../../src/file_name.ts";
 
 /** Most stdout bytes kept per host run (1 MiB); past it lines are counted, not kept. */
 export const MAX_SAVED_STDOUT_BYTES = 1024 * 1024;
@@ -167,8 +168,8 @@ export async function saveRecordings(
 ): Promise<string[]> {
   const secrets = secretsFromEnv(readableEnv());
   let scrub = (text: string) => redact(text, secrets);
-  const base = saved.test.split("/").slice(1).join("-").replaceAll(/[^\w.-]+/g, "_");
-  const host = saved.host.replaceAll(/[^\w.-]+/g, "_");
+  const base = fileNamePart(saved.test.split("/").slice(1).join("-"));
+  const host = fileNamePart(saved.host);
   const written: string[] = [];
   for (const [index, recording] of recordings.entries()) {
     // A secret the redactor recognises in one place (a header the host printed, "Bearer" and its token as two
