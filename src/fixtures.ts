@@ -7,7 +7,7 @@
  * block-check uses. Locally they are two loopback ports serving {@linkcode controlFixture};
  * on real hosts A is a reachable public origin and B any other origin.
  *
- * The values match what `src/server/fixtures.ts` registers; the server should import them from here.
+ * `src/server/fixtures.ts` registers the server's side from these values.
  *
  * @module
  */
@@ -58,7 +58,7 @@ export interface FixtureTool {
   /** `_meta.ui.resourceUri` (and the flat `ui/resourceUri` key `registerAppTool` writes). */
   resourceUri?: string;
   behaviour: ToolBehaviour;
-  /** `"second"`: served only by the second MCP listener (cross-server checks, #24). */
+  /** `"second"`: served only by the second MCP listener (the cross-server checks). */
   server: "main" | "second";
 }
 
@@ -139,7 +139,7 @@ export const FIXTURE_TOOLS: readonly FixtureTool[] = [
   },
 ];
 
-/** The `_meta` the launch result carries; it must reach the View verbatim (#8). */
+/** The `_meta` the launch result carries; it must reach the View verbatim. */
 export const LAUNCH_RESULT_META = Object.freeze({
   "conformance/fidelity": { nested: [1, "two", { three: true }] },
 });
@@ -346,7 +346,7 @@ export const TEARDOWN_MARKS = {
   acked: "teardown:acked",
 } as const;
 
-/** How long the View delays its `ui/resource-teardown` answer (#11). */
+/** How long the View delays its `ui/resource-teardown` answer. */
 export const TEARDOWN_ACK_DELAY_MS = 800;
 
 /**

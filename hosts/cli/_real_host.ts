@@ -1,5 +1,5 @@
 /**
- * What the eight real agent-CLI runners share: finding the binary (`CONFORMANCE_<HOST>_BIN`, then the
+ * What every real agent CLI's runner shares: finding the binary (`CONFORMANCE_<HOST>_BIN`, then the
  * `hosts:install` cache, then PATH), freezing invocations, and refusing a golden path a host does not have.
  * Each host's argv knowledge stays in its own file.
  *

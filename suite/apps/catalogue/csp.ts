@@ -1,7 +1,7 @@
 /**
- * The CSP checks (catalogue #46, one test per directive). Each block check runs next to its allow control
- * : a block counts only when the matching allow succeeds in the same test, so a dead network
- * or a dead control origin cannot read as a pass; a control the network lost makes the test not testable
+ * The CSP checks (one test per directive). Each block check runs next to its allow control: a block counts
+ * only when the matching allow succeeds in the same test, so a dead network or a dead control origin cannot
+ * read as a pass; a control the network lost makes the test not testable
  * (`_csp_checks.ts` holds the shared judgements).
  *
  * @module

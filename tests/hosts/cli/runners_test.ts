@@ -1,5 +1,5 @@
 /**
- * The eight real runners' argv: every known pitfall is handled, unsupported paths are refused by name, and
+ * The real runners' argv: every known pitfall is handled, unsupported paths are refused by name, and
  * the binary comes from the override, the install cache, or PATH. No host process is started here.
  */
 import assert from "node:assert/strict";
