@@ -44,7 +44,7 @@ export const RESOURCE_URIS: Readonly<Record<LauncherName, string>> = Object.free
 export type Visibility = ("model" | "app")[] | undefined;
 
 /** What a fixture tool does when called. */
-export type ToolBehaviour =
+export type FixtureToolKind =
   | "launch" // renders the suite; result: launchResult()
   | "echo" // returns `{payload}` as structuredContent and text that contains the payload
   | "error" // returns an `isError: true` result
@@ -57,7 +57,7 @@ export interface FixtureTool {
   visibility: Visibility;
   /** `_meta.ui.resourceUri` (and the flat `ui/resourceUri` key `registerAppTool` writes). */
   resourceUri?: string;
-  behaviour: ToolBehaviour;
+  kind: FixtureToolKind;
   /** `"second"`: served only by the second MCP listener (the cross-server checks). */
   server: "main" | "second";
 }
@@ -69,7 +69,7 @@ export const FIXTURE_TOOLS: readonly FixtureTool[] = [
     description: "Render the MCP Apps conformance suite (its resource declares a CSP built from control A).",
     visibility: ["model", "app"],
     resourceUri: RESOURCE_URIS.run_conformance,
-    behaviour: "launch",
+    kind: "launch",
     server: "main",
   },
   {
@@ -77,7 +77,7 @@ export const FIXTURE_TOOLS: readonly FixtureTool[] = [
     description: "Render the suite from a resource that declares no CSP (default-deny checks).",
     visibility: ["model", "app"],
     resourceUri: RESOURCE_URIS.run_conformance_nocsp,
-    behaviour: "launch",
+    kind: "launch",
     server: "main",
   },
   {
@@ -85,56 +85,56 @@ export const FIXTURE_TOOLS: readonly FixtureTool[] = [
     description: "Render the suite from the resource whose listing and content item disagree on _meta.ui.",
     visibility: ["model", "app"],
     resourceUri: RESOURCE_URIS.run_conformance_precedence,
-    behaviour: "launch",
+    kind: "launch",
     server: "main",
   },
   {
     name: "conformance_probe",
     description: "App-only echo.",
     visibility: ["app"],
-    behaviour: "echo",
+    kind: "echo",
     server: "main",
   },
   {
     name: "error_probe",
     description: "App-only tool that always returns an isError result.",
     visibility: ["app"],
-    behaviour: "error",
+    kind: "error",
     server: "main",
   },
   {
     name: "model_only_probe",
     description: "Model-only echo: an app must not be able to call it.",
     visibility: ["model"],
-    behaviour: "echo",
+    kind: "echo",
     server: "main",
   },
   {
     name: "empty_visibility_probe",
     description: "Echo with visibility []: neither listed for the model nor callable by the app.",
     visibility: [],
-    behaviour: "echo",
+    kind: "echo",
     server: "main",
   },
   {
     name: "default_visibility_probe",
     description: "Echo without a visibility key: listed for the model and callable by the app.",
     visibility: undefined,
-    behaviour: "echo",
+    kind: "echo",
     server: "main",
   },
   {
     name: "conformance_server_log",
     description: "App-only: what the server saw (client capabilities, resources read, tool calls, marks).",
     visibility: ["app"],
-    behaviour: "server-log",
+    kind: "server-log",
     server: "main",
   },
   {
     name: "second_server_probe",
     description: "Echo served only by the second MCP server; an app of the first server must not reach it.",
     visibility: ["model", "app"],
-    behaviour: "echo",
+    kind: "echo",
     server: "second",
   },
 ];

@@ -43,7 +43,7 @@ export function registerFixtures(server: McpServer, context: FixtureContext): vo
   for (const tool of FIXTURE_TOOLS) {
     if (tool.server !== context.server) continue;
     registerTool(server, tool, context);
-    if (tool.behaviour === "launch") registerLauncherResource(server, tool.name as LauncherName, context);
+    if (tool.kind === "launch") registerLauncherResource(server, tool.name as LauncherName, context);
   }
 }
 
@@ -53,7 +53,7 @@ function registerTool(server: McpServer, tool: FixtureTool, context: FixtureCont
     ...(tool.visibility ? { visibility: tool.visibility } : {}),
   };
   const meta = { ui };
-  switch (tool.behaviour) {
+  switch (tool.kind) {
     case "launch":
       registerAppTool(
         server,
