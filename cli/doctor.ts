@@ -36,7 +36,7 @@ import {
   type PinnedHost,
   printedVersion,
   shimPath,
-} from "../hosts/cli/_installed.ts";
+} from "../hosts/installed.ts";
 
 /** The grammar of `conformance doctor`. */
 export const DOCTOR_SPEC: CommandSpec = {

@@ -15,9 +15,9 @@ import type { HostEntry } from "../src/host.ts";
 import { binEnvName } from "../src/exec/find_executable.ts";
 import { BROWSER_PATHS, isPermissionRefusal } from "../src/permissions.ts";
 import { chromiumPath } from "../src/runner/chromium.ts";
-import { appsHostPin } from "../hosts/cli/_installed.ts";
+import { appsHostPin } from "../hosts/installed.ts";
 import { pinFor } from "../hosts/registry.ts";
-import { detectBinary } from "../hosts/cli/_real_host.ts";
+import { detectBinary } from "../hosts/installed.ts";
 
 /** What the checks need to know besides the hosts. */
 export interface PreflightOptions {

@@ -9,7 +9,7 @@
 import type { HostEntry } from "../src/host.ts";
 import type { HostPermissions } from "../src/permissions.ts";
 import type { RealHost } from "./cli/_real_host.ts";
-import { PINNED_APPS_HOSTS, type PinnedHost } from "./cli/_installed.ts";
+import { PINNED_APPS_HOSTS, type PinnedHost } from "./installed.ts";
 import { fakeHost } from "./cli/fake.ts";
 import { fakeMinimalHost } from "./cli/fake_minimal.ts";
 import { FAKE_VARIANT_HOSTS } from "./cli/fake_variants.ts";

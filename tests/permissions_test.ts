@@ -14,7 +14,7 @@ import {
 import { SOURCE_PERMISSIONS } from "../src/exec/self.ts";
 import { BASELINE_ENV_ALLOW, namesOf } from "../src/exec/env.ts";
 import { compileArgs } from "../tools/compile.ts";
-import { PINNED_APPS_HOSTS } from "../hosts/cli/_installed.ts";
+import { PINNED_APPS_HOSTS } from "../hosts/installed.ts";
 import { CLI_HOSTS, HOSTS, PINNED_HOSTS } from "../hosts/registry.ts";
 import { HOME_ALLOW } from "../hosts/cli/_real_host.ts";
 import { permissionFiles } from "../tools/permissions.ts";

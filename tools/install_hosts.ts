@@ -26,7 +26,7 @@ import {
   printedVersion,
   RUNTIMES,
   shimPath,
-} from "../hosts/cli/_installed.ts";
+} from "../hosts/installed.ts";
 import { PINNED_ACP_ADAPTERS, PINNED_HOSTS } from "../hosts/registry.ts";
 
 const MARKER = ".conformance-installed";

@@ -17,7 +17,7 @@
 import { parseArgs } from "node:util";
 import { join } from "node:path";
 import { HOSTS } from "../hosts/registry.ts";
-import { hostsCacheDir } from "../hosts/cli/_installed.ts";
+import { hostsCacheDir } from "../hosts/installed.ts";
 import type { HostRunner } from "../src/exec/host_runner.ts";
 import { killGroup } from "../src/exec/process_group.ts";
 import { projectEnv } from "../src/exec/env.ts";

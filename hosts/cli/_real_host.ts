@@ -1,50 +1,16 @@
 /**
  * What every real agent CLI's runner shares: finding the binary (`CONFORMANCE_<HOST>_BIN`, then the
- * `hosts:install` cache, then PATH), freezing invocations, and refusing a golden path a host does not have.
+ * `hosts:install` cache, then PATH: hosts/installed.ts), freezing invocations, and refusing a golden path a
+ * host does not have.
  * Each host's argv knowledge stays in its own file.
  *
  * @module
  */
-import { binEnvName, findExecutable } from "../../src/exec/find_executable.ts";
 import type { HostCapabilities, HostRunner, InvocationRequest } from "../../src/exec/host_runner.ts";
 import type { CliHostEntry } from "../../src/host.ts";
 import { CAPABILITY_FLAGS } from "../../src/exec/host_runner.ts";
 import { type ArgvPlan, cliRunner } from "./_runner.ts";
-import type { PinnedHost, PinnedRuntimeName } from "./_installed.ts";
-import { shimPath } from "./_installed.ts";
-
-/**
- * The binary an invocation runs: the `CONFORMANCE_<HOST>_BIN` override, else the shim `hosts:install` wrote,
- * else the bare name (looked up on PATH at spawn time).
- */
-export function resolveBinary(host: string, binary: string): string {
-  const override = Deno.env.get(binEnvName(host));
-  if (override) return override;
-  const shim = shimPath(binary);
-  return visible(shim) ? shim : binary;
-}
-
-/**
- * Whether `path` is a file the harness can see. Under the harness's permission set the `hosts:install` cache
- * (under `$HOME`) is not readable: the shim is then used through PATH, where `deno task conformance` puts its
- * folder first, and the run permission names the binary.
- */
-function visible(path: string): boolean {
-  try {
-    return Deno.statSync(path).isFile;
-  } catch {
-    return false;
-  }
-}
-
-/** Like {@linkcode resolveBinary}, but `null` when nothing executable is found. */
-export async function detectBinary(host: string, binary: string): Promise<string | null> {
-  if (!Deno.env.get(binEnvName(host))) {
-    const shim = shimPath(binary);
-    if (visible(shim)) return shim;
-  }
-  return await findExecutable(binary, host);
-}
+import { detectBinary, type PinnedHost, type PinnedRuntimeName, resolveBinary } from "../installed.ts";
 
 /** Environment every real host gets: nothing interactive, no self-update. */
 export const QUIET_ENV: Readonly<Record<string, string>> = Object.freeze({

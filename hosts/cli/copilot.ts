@@ -13,7 +13,7 @@
  */
 import { join } from "node:path";
 import type { InvocationRequest } from "../../src/exec/host_runner.ts";
-import { hostsCacheDir } from "./_installed.ts";
+import { hostsCacheDir } from "../installed.ts";
 import { capabilities, defineRealHost, opt } from "./_real_host.ts";
 
 const SKIP = "--allow-all-tools";

@@ -11,7 +11,7 @@ import { ABORT_KILL_GRACE_MS, groupAlive, killGroup, trackGroup } from "../../sr
 import { runTagEnv } from "../../src/exec/run_tag.ts";
 import { settleWithin } from "../../src/runner/abort.ts";
 import { dirname } from "node:path";
-import { shimPath } from "../cli/_installed.ts";
+import { shimPath } from "../installed.ts";
 
 /** What to start, and how to tell it is ready. */
 export interface ServerProcessSpec {

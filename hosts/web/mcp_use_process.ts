@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { resolveBinary } from "../cli/_real_host.ts";
+import { resolveBinary } from "../installed.ts";
 import { type ServerProcess, startServerProcess } from "./_server_process.ts";
 
 /** The registry id, and the name of the shim `hosts:install` writes. */

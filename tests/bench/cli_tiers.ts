@@ -21,7 +21,7 @@
 import { join } from "node:path";
 import { CLI_HOSTS } from "../../hosts/registry.ts";
 import type { RealHost } from "../../hosts/cli/_real_host.ts";
-import { hostsCacheDir } from "../../hosts/cli/_installed.ts";
+import { hostsCacheDir } from "../../hosts/installed.ts";
 import { compare, type TestResult } from "../../src/outcome.ts";
 import { runHarness } from "../robustness/_harness.ts";
 

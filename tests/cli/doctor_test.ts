@@ -3,9 +3,9 @@ import { join } from "node:path";
 import { pinnedStatus, probeVersion } from "../../cli/doctor.ts";
 import { chromiumPath } from "../../src/runner/chromium.ts";
 import { runHarness } from "../robustness/_harness.ts";
-import { packagePrefix, shimPath } from "../../hosts/cli/_installed.ts";
+import { packagePrefix, shimPath } from "../../hosts/installed.ts";
 import { pinFor, PINNED_HOSTS } from "../../hosts/registry.ts";
-import { PINNED_APPS_HOSTS, printedVersion } from "../../hosts/cli/_installed.ts";
+import { PINNED_APPS_HOSTS, printedVersion } from "../../hosts/installed.ts";
 
 function doctor(args: string[], env: Record<string, string>) {
   return runHarness(["doctor", ...args], { env });

@@ -10,8 +10,8 @@
  */
 import assert from "node:assert/strict";
 import { dirname } from "node:path";
-import { shimPath } from "../../hosts/cli/_installed.ts";
-import { detectBinary } from "../../hosts/cli/_real_host.ts";
+import { shimPath } from "../../hosts/installed.ts";
+import { detectBinary } from "../../hosts/installed.ts";
 import { parseReport } from "../../src/report/schema.ts";
 import { processesTagged, spawnHarness, type TaggedProcess } from "./_harness.ts";
 import { BLAMING } from "./_interrupt.ts";

@@ -7,8 +7,8 @@
  */
 import assert from "node:assert/strict";
 import { dirname } from "node:path";
-import { shimPath } from "../../hosts/cli/_installed.ts";
-import { detectBinary } from "../../hosts/cli/_real_host.ts";
+import { shimPath } from "../../hosts/installed.ts";
+import { detectBinary } from "../../hosts/installed.ts";
 import { parseReport, type RunReport } from "../../src/report/schema.ts";
 import { describeSurvivors, spawnHarness } from "./_harness.ts";
 import {

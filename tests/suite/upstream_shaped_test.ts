@@ -6,7 +6,7 @@
  * error for `open-link` or an unknown kind) FAILs one of them.
  */
 import assert from "node:assert/strict";
-import { shimPath } from "../../hosts/cli/_installed.ts";
+import { shimPath } from "../../hosts/installed.ts";
 import { McpInspectorHost } from "../../hosts/web/mcp_inspector.ts";
 import { MCP_INSPECTOR_ID } from "../../hosts/web/mcp_inspector_process.ts";
 import { ReferenceHost } from "../../hosts/web/reference.ts";

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { packagePrefix, PINNED_APPS_HOSTS, RUNTIMES } from "../../hosts/cli/_installed.ts";
+import { packagePrefix, PINNED_APPS_HOSTS, RUNTIMES } from "../../hosts/installed.ts";
 import { PINNED_HOSTS } from "../../hosts/registry.ts";
 import { installHosts } from "../../tools/install_hosts.ts";
 

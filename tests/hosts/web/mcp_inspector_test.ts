@@ -6,7 +6,7 @@
  * when the Inspector is not installed (or there is no Chromium); a broken install fails.
  */
 import assert from "node:assert/strict";
-import { shimPath } from "../../../hosts/cli/_installed.ts";
+import { shimPath } from "../../../hosts/installed.ts";
 import { configHosts } from "../../../hosts/from_config.ts";
 import {
   MCP_INSPECTOR_HOST,

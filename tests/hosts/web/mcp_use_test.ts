@@ -6,7 +6,7 @@
  * Chromium); a broken install fails.
  */
 import assert from "node:assert/strict";
-import { shimPath } from "../../../hosts/cli/_installed.ts";
+import { shimPath } from "../../../hosts/installed.ts";
 import { MCP_USE_HOST, mcpUseConfig, type McpUseHost, mcpUseYaml } from "../../../hosts/web/mcp_use.ts";
 import {
   MCP_USE_BINARY,

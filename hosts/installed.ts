@@ -2,7 +2,8 @@
  * Where `deno task hosts:install` puts the real agent CLIs and the MCP Apps hosts that run from an npm
  * package (the MCP Inspector): the shape of a pin, the runtimes, the MCP Inspector's pin and the cache layout.
  * Each agent CLI's own pin lives in its host file (`install` in hosts/cli/*.ts); `PINNED_HOSTS` in
- * hosts/registry.ts collects them. The runners read this to find an installed binary.
+ * hosts/registry.ts collects them. The runners, the Inspector launchers and preflight find an installed binary
+ * here ({@linkcode resolveBinary}, {@linkcode detectBinary}).
  *
  * Layout of the cache folder (`${XDG_CACHE_HOME:-~/.cache}/conformance/hosts`, or `CONFORMANCE_HOSTS_DIR`):
  * `pkgs/<name>@<version>/node_modules/…` per npm package, and `bin/<binary>`: one shim per program that puts
@@ -12,6 +13,7 @@
  * @module
  */
 import { join } from "node:path";
+import { binEnvName, findExecutable } from "../src/exec/find_executable.ts";
 
 /** One npm package to install at an exact version. */
 export interface PinnedPackage {
@@ -124,4 +126,37 @@ export function shimPath(binary: string, cacheDir: string = hostsCacheDir()): st
 /** The version a pinned program's `versionArgs` print: its own hard-coded number, else the package version. */
 export function printedVersion(pin: PinnedHost): string {
   return pin.printedVersion ?? pin.pkg.version;
+}
+
+/**
+ * The binary an invocation runs: the `CONFORMANCE_<HOST>_BIN` override, else the shim `hosts:install` wrote,
+ * else the bare name (looked up on PATH at spawn time).
+ */
+export function resolveBinary(host: string, binary: string): string {
+  const override = Deno.env.get(binEnvName(host));
+  if (override) return override;
+  const shim = shimPath(binary);
+  return visible(shim) ? shim : binary;
+}
+
+/**
+ * Whether `path` is a file the harness can see. Under the harness's permission set the `hosts:install` cache
+ * (under `$HOME`) is not readable: the shim is then used through PATH, where `deno task conformance` puts its
+ * folder first, and the run permission names the binary.
+ */
+function visible(path: string): boolean {
+  try {
+    return Deno.statSync(path).isFile;
+  } catch {
+    return false;
+  }
+}
+
+/** Like {@linkcode resolveBinary}, but `null` when nothing executable is found. */
+export async function detectBinary(host: string, binary: string): Promise<string | null> {
+  if (!Deno.env.get(binEnvName(host))) {
+    const shim = shimPath(binary);
+    if (visible(shim)) return shim;
+  }
+  return await findExecutable(binary, host);
 }
