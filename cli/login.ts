@@ -15,7 +15,7 @@ import { knownHosts, resolveHosts } from "./hosts.ts";
 import type { CliIo } from "./io.ts";
 import { chromiumPath, waitGroupGone } from "../src/runner/chromium.ts";
 import { ChatHost } from "../hosts/web/chat_host.ts";
-import { quietBrowserArgs } from "../hosts/desktop/cdp_process.ts";
+import { quietBrowserArgs } from "../src/runner/cdp_process.ts";
 import { profileDirFor, writeLoginMarker } from "../hosts/web/profile.ts";
 
 /** The grammar of `conformance login`. */

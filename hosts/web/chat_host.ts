@@ -23,7 +23,7 @@ import type { CapabilityContext, HostSetupOptions, RequestOf, SuiteBridge } from
 import { loadPlaywright } from "../../src/runner/playwright.ts";
 import { FrameSuiteBridge } from "../../src/runner/suite_bridge.ts";
 import { settleWithin } from "../../src/runner/abort.ts";
-import { startCdpProcess } from "../desktop/cdp_process.ts";
+import { startCdpProcess } from "../../src/runner/cdp_process.ts";
 import { clickByLabel, findAppFrame, findConversationText, inspectAppFrame } from "./app_frames.ts";
 import { type LogPane, logPaneLines, redactedMatch } from "./log_pane.ts";
 import { NativeConsents } from "./native_dialogs.ts";

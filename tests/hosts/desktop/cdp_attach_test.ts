@@ -5,7 +5,7 @@
  * running (it is the user's), and closing the app must leave no process of its group.
  */
 import assert from "node:assert/strict";
-import { startCdpProcess } from "../../../hosts/desktop/cdp_process.ts";
+import { startCdpProcess } from "../../../src/runner/cdp_process.ts";
 import { VsCodeHost } from "../../../hosts/desktop/vscode.ts";
 import { startReferenceListeners } from "../../../hosts/web/reference/listeners.ts";
 import { loadSuiteHtml } from "../../../suite/apps/build.ts";

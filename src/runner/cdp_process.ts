@@ -6,9 +6,9 @@
  *
  * @module
  */
-import { groupAlive, signalGroup, trackGroup } from "../../src/exec/process_group.ts";
-import { runTagEnv } from "../../src/exec/run_tag.ts";
-import { chromiumPath, waitGroupGone } from "../../src/runner/chromium.ts";
+import { groupAlive, signalGroup, trackGroup } from "../exec/process_group.ts";
+import { runTagEnv } from "../exec/run_tag.ts";
+import { chromiumPath, waitGroupGone } from "./chromium.ts";
 
 /** How to start the app. */
 export interface CdpProcessOptions {
