@@ -123,7 +123,7 @@ interface Ran {
 }
 
 /**
- * Runs the plan under its interrupts (./../src/exec/interrupts.ts) and writes the reports, also when a signal
+ * Runs the plan under its interrupts (src/exec/interrupts.ts) and writes the reports, also when a signal
  * ended the run; the reaper has exited when it returns, unless a signal came.
  */
 async function runAndReport(ready: ReadyRun): Promise<Ran> {
