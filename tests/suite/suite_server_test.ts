@@ -8,9 +8,10 @@
  */
 import assert from "node:assert/strict";
 import { dirname } from "node:path";
-import { shimPath } from "../../hosts/cli/_installed.ts";
+import { shimPath } from "../../hosts/installed.ts";
 import { mcpInspectorYaml } from "../../hosts/web/mcp_inspector.ts";
-import { freeLoopbackPort, MCP_INSPECTOR_ID, startInspector } from "../../hosts/web/mcp_inspector_process.ts";
+import { freeLoopbackPort } from "../../hosts/web/_server_process.ts";
+import { MCP_INSPECTOR_ID, startInspector } from "../../hosts/web/mcp_inspector_process.ts";
 import { binEnvName } from "../../src/exec/find_executable.ts";
 import { groupAlive, killGroup } from "../../src/exec/process_group.ts";
 import type { RunReport } from "../../src/report/schema.ts";
