@@ -41,7 +41,11 @@ const DEPS: Readonly<Record<string, readonly string[]>> = {
   "src/suite.ts": ["src/host.ts", "src/outcome.ts"],
   // A host entry names the two interfaces the engine drives a host through; they are declared beside the
   // engine parts that drive them (which know nothing of any concrete host), so only their types come up.
-  "src/host.ts": ["type:src/exec/host_runner.ts", "type:src/runner/host.ts"],
+  "src/host.ts": [
+    "type:src/exec/host_runner.ts",
+    "type:src/runner/host.ts",
+    "type:src/runner/suite_server.ts",
+  ],
   // Leaves.
   "src/errors.ts": [],
   "src/file_name.ts": [],
@@ -344,6 +348,7 @@ Deno.test("the checks report a planted upward import, a planted cycle and a Deno
   assert.deepEqual(forbiddenImports(valueImport), [
     'src/host.ts -> src/exec/host_runner.ts (rule "src/host.ts")',
     'src/host.ts -> src/runner/host.ts (rule "src/host.ts")',
+    'src/host.ts -> src/runner/suite_server.ts (rule "src/host.ts")',
   ]);
   const cycle = planted("src/suggest.ts", "src/config.ts");
   assert.deepEqual(forbiddenImports(withTypeOnly(cycle)), []);
