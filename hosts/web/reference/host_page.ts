@@ -41,6 +41,8 @@ const OUTER_SANDBOX = config.variant !== null && OPAQUE_VIEW_VARIANTS.includes(c
   ? null
   : "allow-scripts allow-same-origin allow-forms" + (broken("dangerous-sandbox") ? ESCAPE_TOKENS : "");
 const MAX_HEIGHT = 2000;
+/** The stateless protocol revision the `stateless-*` variants pin (the mcp-use Inspector 20.3.10 speaks it). */
+const STATELESS_PROTOCOL_VERSION = "2026-07-28";
 const dark = matchMedia("(prefers-color-scheme: dark)");
 
 const api: ReferenceHostApi = {
@@ -67,8 +69,14 @@ let second: { client: Client; tools: Tool[] } | null = null;
 let mounted: Mounted | null = null;
 let launches = 0;
 async function connectServer(url: string): Promise<{ client: Client; tools: Tool[] }> {
-  const extensions = broken("no-ui-extension") ? {} : { [UI_EXTENSION_ID]: { mimeTypes: [APP_MIME_TYPE] } };
-  const client = new Client(HOST_INFO, { capabilities: { extensions } });
+  const advertised = !broken("no-ui-extension") && !broken("stateless-no-ui-extension");
+  const extensions = advertised ? { [UI_EXTENSION_ID]: { mimeTypes: [APP_MIME_TYPE] } } : {};
+  // Stateless MCP (2026-07-28): `server/discover` and no `initialize`; the capabilities ride in each request.
+  const stateless = broken("stateless-mcp") || broken("stateless-no-ui-extension");
+  const client = new Client(HOST_INFO, {
+    capabilities: { extensions },
+    ...(stateless ? { versionNegotiation: { mode: { pin: STATELESS_PROTOCOL_VERSION } } } : {}),
+  });
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
   return { client, tools: (await client.listTools()).tools };
 }

@@ -98,6 +98,21 @@ const TABLE = [
     fails: ["capabilities/ui-extension-advertised"],
   },
   {
+    name: "stateless-mcp",
+    area: "capabilities",
+    summary: "speaks stateless MCP (2026-07-28) as the mcp-use Inspector does: server/discover, never " +
+      "initialize, its capabilities in every request's _meta (legitimate)",
+    fails: [],
+    passes: ["capabilities/ui-extension-advertised"],
+  },
+  {
+    name: "stateless-no-ui-extension",
+    area: "capabilities",
+    summary: "speaks stateless MCP as stateless-mcp does, but its _meta capabilities omit the " +
+      "io.modelcontextprotocol/ui extension",
+    fails: ["capabilities/ui-extension-advertised"],
+  },
+  {
     name: "listing-meta-only",
     area: "resources",
     summary: "ignores the content item's _meta.ui and uses the resources/list entry",
