@@ -5,7 +5,8 @@
  *
  * Figures: the fake tier (wall, cases per second) and fake-host start (`fake_tier.ts`); normaliser throughput
  * and memory growth (`mock_model.ts`); a large recorded claude stream through the real executor, its MB/s and
- * the peak RSS of the process reading it (here); the reference-host catalogue (`reference.ts`); the CLI variant
+ * the peak RSS of the process reading it (here); the reference-host catalogue (`reference.ts`); the catalogue
+ * on each new apps host ÷ on the reference (`apps_hosts.ts`); the CLI variant
  * table, the reference agent and its broken variants through every CLI tier (`reference_agent.ts`); the mock-model
  * tier per real CLI (here, all at once as a run does) and the ACP tier against it (here); the streaming and capability-behaviour tiers through
  * `conformance run` over every installed real CLI, and their ratio (`cli_tiers.ts`); `conformance --version`
@@ -26,6 +27,7 @@ import { cliTierRows } from "./cli_tiers.ts";
 import { executorCostRows } from "./executor_cost.ts";
 import { benchFakeTier } from "./fake_tier.ts";
 import { benchNormalizer } from "./mock_model.ts";
+import { appsHostsRows } from "./apps_hosts.ts";
 import { benchReference } from "./reference.ts";
 import { benchAgentTable, TABLE_TARGET_MS } from "./reference_agent.ts";
 import { FAULT_MULTIPLIER, HOSTS_AT_ONCE } from "../hosts/cli/_agent_table.ts";
@@ -552,6 +554,7 @@ export const GROUPS: Readonly<Record<string, () => Promise<BenchRow[]>>> = {
   "executor-stream": executorStreamRows,
   "executor-cost": executorCostRows,
   reference: referenceRows,
+  "apps-hosts": () => appsHostsRows(),
   "reference-agent": agentTableRows,
   "mock-model": mockModelRows,
   "cli-run": cliTierRows,
