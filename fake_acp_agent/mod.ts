@@ -4,7 +4,11 @@
  * to commit (the table is {@linkcode FAKE_ACP_DEFECTS}); hosts/cli/fake_acp.ts turns each defect into a
  * variant host. A prompt's text may carry directives: `@@acp slow` makes the turn stream a chunk every
  * 100 ms until it is cancelled (at most 20 s), so a cancel can land mid-turn; `@@acp say TEXT` replies TEXT
- * (default `OK`), one chunk per word.
+ * (default `OK`), one chunk per word; `@@acp write PATH TEXT` is an edit tool call that writes TEXT to PATH
+ * (through the client's `fs/write_text_file` when it advertised it) and reports it as `diff` content;
+ * `@@acp shell PATH` is a command tool call that asks `session/request_permission` first and, when allowed,
+ * writes PATH (resolved against the session's cwd); `@@acp model-error` is a turn whose model call failed.
+ * Sessions are kept under `$HOME/.fake-acp-agent/`, so a later process can `session/load` them.
  *
  * It imports nothing outside this folder: it is re-invoked per test and must start fast.
  *
@@ -33,6 +37,22 @@ export const FAKE_ACP_DEFECTS = [
   "crashes-on-malformed-json",
   /** Keeps running after its stdin closes. */
   "lingers-after-stdin-close",
+  /** Sends a `tool_call_update` for an id no `tool_call` announced. */
+  "tool-update-unknown-id",
+  /** Reports an edit as text content instead of `diff` content. */
+  "edit-as-text",
+  /** Runs a tool although the client rejected it. */
+  "runs-rejected-tool",
+  /** Does not run a tool the client allowed (the allowed call ends `failed`). */
+  "allowed-tool-not-run",
+  /** Resolves relative paths against its own working folder instead of the session's `cwd`. */
+  "ignores-session-cwd",
+  /** Answers a turn whose model call failed with `end_turn` and nothing else. */
+  "silent-model-error",
+  /** Answers `session/load` first and replays the conversation after the answer. */
+  "replay-after-load-response",
+  /** Writes files through `fs/write_text_file` although the client did not advertise it. */
+  "calls-unadvertised-fs",
 ] as const;
 
 /** One defect of {@linkcode FAKE_ACP_DEFECTS}. */
@@ -52,6 +72,12 @@ interface Turn {
   readonly wake: () => void;
 }
 
+/** A session: its cwd and its conversation, kept on disk for `session/load`. */
+interface Session {
+  readonly cwd: string;
+  readonly history: { role: "user" | "agent"; text: string }[];
+}
+
 const encoder = new TextEncoder();
 
 function write(message: Record<string, unknown>): void {
@@ -66,11 +92,12 @@ function fail(id: unknown, code: number, message: string): void {
   write({ id, error: { code, message } });
 }
 
-function update(sessionId: string, text: string): void {
-  write({
-    method: "session/update",
-    params: { sessionId, update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text } } },
-  });
+function sessionUpdate(sessionId: string, update: Record<string, unknown>): void {
+  write({ method: "session/update", params: { sessionId, update } });
+}
+
+function update(sessionId: string, text: string, kind = "agent_message_chunk"): void {
+  sessionUpdate(sessionId, { sessionUpdate: kind, content: { type: "text", text } });
 }
 
 function promptText(params: Record<string, unknown>): string {
@@ -81,11 +108,20 @@ function promptText(params: Record<string, unknown>): string {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** Where sessions are kept: `$HOME/.fake-acp-agent/` (the test's sandbox HOME). */
+function sessionFile(sessionId: string): string | null {
+  const home = Deno.env.get("HOME");
+  return home && /^[\w-]+$/.test(sessionId) ? `${home}/.fake-acp-agent/${sessionId}.json` : null;
+}
+
 /** The agent's state and message handling, one instance per process. */
 class FakeAcpAgent {
   readonly #defect: FakeAcpDefect | null;
-  readonly #sessions = new Set<string>();
+  readonly #sessions = new Map<string, Session>();
   readonly #turns = new Map<string, Turn>();
+  readonly #pending = new Map<number, (message: Record<string, unknown>) => void>();
+  #nextId = 1;
+  #clientFs = { readTextFile: false, writeTextFile: false };
 
   constructor(defect: FakeAcpDefect | null) {
     this.#defect = defect;
@@ -103,6 +139,16 @@ class FakeAcpAgent {
     }
     const message = value as Record<string, unknown>;
     if (
+      typeof message === "object" && message !== null && !Array.isArray(message) &&
+      message.jsonrpc === "2.0" && message.method === undefined && typeof message.id === "number" &&
+      ("result" in message || "error" in message) && this.#pending.has(message.id)
+    ) {
+      // The client's answer to one of the agent's own requests.
+      this.#pending.get(message.id)!(message);
+      this.#pending.delete(message.id);
+      return;
+    }
+    if (
       typeof message !== "object" || message === null || Array.isArray(message) ||
       message.jsonrpc !== "2.0" ||
       typeof message.method !== "string"
@@ -119,12 +165,22 @@ class FakeAcpAgent {
     this.#dispatch(message.method, params, isRequest ? message.id : undefined, isRequest);
   }
 
+  /** Sends a request to the client and waits for its answer. */
+  #ask(method: string, params: unknown): Promise<Record<string, unknown>> {
+    const id = this.#nextId++;
+    const answered = new Promise<Record<string, unknown>>((resolve) => this.#pending.set(id, resolve));
+    write({ id, method, params });
+    return answered;
+  }
+
   #dispatch(method: string, params: Record<string, unknown>, id: unknown, isRequest: boolean): void {
     switch (method) {
       case "initialize":
         return this.#initialize(id, params);
       case "session/new":
         return this.#newSession(id, params);
+      case "session/load":
+        return this.#loadSession(id, params);
       case "session/prompt":
         return void this.#prompt(id, params);
       case "session/cancel":
@@ -144,10 +200,12 @@ class FakeAcpAgent {
           asked >= 1
       ? asked
       : FAKE_ACP_PROTOCOL_VERSION;
+    const fs = (params.clientCapabilities as { fs?: Record<string, unknown> } | undefined)?.fs;
+    this.#clientFs = { readTextFile: fs?.readTextFile === true, writeTextFile: fs?.writeTextFile === true };
     respond(id, {
       protocolVersion: version,
       agentCapabilities: {
-        loadSession: false,
+        loadSession: true,
         promptCapabilities: { image: false, audio: false, embeddedContext: false },
         mcpCapabilities: { http: false, sse: false },
       },
@@ -165,21 +223,61 @@ class FakeAcpAgent {
     const sessionId = this.#defect === "reused-session-id"
       ? "session-1"
       : `session-${this.#sessions.size + 1}-${crypto.randomUUID()}`;
-    this.#sessions.add(sessionId);
+    this.#sessions.set(sessionId, { cwd, history: [] });
+    this.#save(sessionId);
     respond(id, { sessionId });
+  }
+
+  #save(sessionId: string): void {
+    const file = sessionFile(sessionId);
+    if (!file) return;
+    Deno.mkdirSync(file.slice(0, file.lastIndexOf("/")), { recursive: true });
+    Deno.writeTextFileSync(file, JSON.stringify(this.#sessions.get(sessionId)));
+  }
+
+  #loadSession(id: unknown, params: Record<string, unknown>): void {
+    const sessionId = String(params.sessionId);
+    const file = sessionFile(sessionId);
+    let session: Session;
+    try {
+      session = JSON.parse(Deno.readTextFileSync(file ?? "/nonexistent")) as Session;
+    } catch {
+      fail(id, -32602, `Unknown session "${sessionId}"`);
+      return;
+    }
+    this.#sessions.set(sessionId, session);
+    const replay = () => {
+      for (const entry of session.history) {
+        update(sessionId, entry.text, entry.role === "user" ? "user_message_chunk" : "agent_message_chunk");
+      }
+    };
+    if (this.#defect === "replay-after-load-response") {
+      respond(id, {});
+      replay();
+      return;
+    }
+    replay();
+    respond(id, {});
   }
 
   async #prompt(id: unknown, params: Record<string, unknown>): Promise<void> {
     const sessionId = String(params.sessionId);
-    if (!this.#sessions.has(sessionId)) {
+    const session = this.#sessions.get(sessionId);
+    if (!session) {
       fail(id, -32602, `Unknown session "${sessionId}"`);
       return;
     }
     const text = promptText(params);
+    session.history.push({ role: "user", text });
     let wake = () => {};
     const woken = new Promise<void>((resolve) => wake = resolve);
     const turn: Turn = { id, sessionId, cancelled: false, answered: false, wake };
     this.#turns.set(sessionId, turn);
+    const say = (words: string) => {
+      for (const word of words.split(" ")) update(sessionId, word);
+      session.history.push({ role: "agent", text: words });
+      this.#save(sessionId);
+    };
     if (/@@acp slow/.test(text)) {
       const until = Date.now() + 20_000;
       while (Date.now() < until && !turn.cancelled) {
@@ -195,9 +293,108 @@ class FakeAcpAgent {
       this.#finish(turn, turn.cancelled && this.#defect !== "ignores-cancel" ? "cancelled" : "end_turn");
       return;
     }
-    const say = /@@acp say (.+)/.exec(text)?.[1] ?? "OK";
-    for (const word of say.split(" ")) update(sessionId, word);
+    if (/@@acp model-error/.test(text)) {
+      this.#turns.delete(sessionId);
+      turn.answered = true;
+      if (this.#defect === "silent-model-error") respond(id, { stopReason: "end_turn" });
+      else fail(id, -32603, "Internal error: the model answered HTTP 500");
+      return;
+    }
+    const edit = /@@acp write (\S+) (.+)/.exec(text);
+    if (edit) {
+      await this.#writeTool(session, sessionId, edit[1]!, edit[2]!);
+      say("DONE");
+      this.#finish(turn, "end_turn");
+      return;
+    }
+    const shell = /@@acp shell (\S+)/.exec(text);
+    if (shell) {
+      await this.#shellTool(session, sessionId, shell[1]!);
+      say("DONE");
+      this.#finish(turn, "end_turn");
+      return;
+    }
+    say(/@@acp say (.+)/.exec(text)?.[1] ?? "OK");
     this.#finish(turn, "end_turn");
+  }
+
+  /** A path resolved against the session's cwd (or, broken, the process's own folder). */
+  #resolve(session: Session, path: string): string {
+    if (path.startsWith("/")) return path;
+    const base = this.#defect === "ignores-session-cwd" ? Deno.cwd() : session.cwd;
+    return `${base}/${path}`;
+  }
+
+  async #writeTool(session: Session, sessionId: string, target: string, content: string): Promise<void> {
+    const path = this.#resolve(session, target);
+    const toolCallId = `edit-${crypto.randomUUID()}`;
+    const updateId = this.#defect === "tool-update-unknown-id" ? `${toolCallId}-other` : toolCallId;
+    sessionUpdate(sessionId, {
+      sessionUpdate: "tool_call",
+      toolCallId,
+      title: `Write ${target}`,
+      kind: "edit",
+      status: "pending",
+      locations: [{ path }],
+      rawInput: { path, content },
+    });
+    sessionUpdate(sessionId, {
+      sessionUpdate: "tool_call_update",
+      toolCallId: updateId,
+      status: "in_progress",
+    });
+    let oldText: string | null = null;
+    try {
+      oldText = Deno.readTextFileSync(path);
+    } catch {
+      oldText = null;
+    }
+    if (this.#clientFs.writeTextFile || this.#defect === "calls-unadvertised-fs") {
+      const answer = await this.#ask("fs/write_text_file", { sessionId, path, content });
+      // A client that refuses the method (it never advertised it): the agent writes the file itself.
+      if (!("result" in answer)) Deno.writeTextFileSync(path, content);
+    } else {
+      Deno.writeTextFileSync(path, content);
+    }
+    const shown = this.#defect === "edit-as-text"
+      ? { type: "content", content: { type: "text", text: `wrote ${path}` } }
+      : { type: "diff", path, oldText, newText: content };
+    sessionUpdate(sessionId, {
+      sessionUpdate: "tool_call_update",
+      toolCallId: updateId,
+      status: "completed",
+      content: [shown],
+    });
+  }
+
+  async #shellTool(session: Session, sessionId: string, target: string): Promise<void> {
+    const path = this.#resolve(session, target);
+    const command = `echo conformance > '${target}'`;
+    const toolCallId = `shell-${crypto.randomUUID()}`;
+    const call = { toolCallId, title: command, kind: "execute", status: "pending", rawInput: { command } };
+    sessionUpdate(sessionId, { sessionUpdate: "tool_call", ...call });
+    const answer = await this.#ask("session/request_permission", {
+      sessionId,
+      toolCall: call,
+      options: [
+        { optionId: "allow", name: "Allow once", kind: "allow_once" },
+        { optionId: "reject", name: "Reject", kind: "reject_once" },
+      ],
+    });
+    const outcome = (answer.result as { outcome?: { outcome?: unknown; optionId?: unknown } } | undefined)
+      ?.outcome;
+    const allowed = outcome?.outcome === "selected" && outcome.optionId === "allow";
+    const runs = this.#defect === "runs-rejected-tool" ||
+      (allowed && this.#defect !== "allowed-tool-not-run");
+    if (runs) {
+      sessionUpdate(sessionId, { sessionUpdate: "tool_call_update", toolCallId, status: "in_progress" });
+      Deno.writeTextFileSync(path, "conformance\n");
+    }
+    sessionUpdate(sessionId, {
+      sessionUpdate: "tool_call_update",
+      toolCallId,
+      status: runs ? "completed" : "failed",
+    });
   }
 
   #finish(turn: Turn, stopReason: string): void {

@@ -31,6 +31,14 @@ export const FAKE_ACP_VARIANTS: readonly FakeAcpVariant[] = [
   { defect: "unknown-method-unanswered", fails: ["cli/acp/unknown-method"] },
   { defect: "crashes-on-malformed-json", fails: ["cli/acp/malformed-json"] },
   { defect: "lingers-after-stdin-close", fails: ["cli/acp/stdin-closed"] },
+  { defect: "tool-update-unknown-id", fails: ["cli/acp/tool-call"] },
+  { defect: "edit-as-text", fails: ["cli/acp/tool-call-diff"] },
+  { defect: "runs-rejected-tool", fails: ["cli/acp/permission-reject"] },
+  { defect: "allowed-tool-not-run", fails: ["cli/acp/permission-allow"] },
+  { defect: "ignores-session-cwd", fails: ["cli/acp/session-cwd"] },
+  { defect: "silent-model-error", fails: ["cli/acp/model-error"] },
+  { defect: "replay-after-load-response", fails: ["cli/acp/session-load"] },
+  { defect: "calls-unadvertised-fs", fails: ["cli/acp/client-capabilities"] },
 ];
 
 /**

@@ -96,7 +96,7 @@ export class AcpConnection implements AsyncDisposable {
   readonly #writer: WritableStreamDefaultWriter<Uint8Array>;
   readonly #started = performance.now();
   readonly #untrack: () => void;
-  readonly #onAgentRequest: AgentRequestHandler;
+  #onAgentRequest: AgentRequestHandler;
   readonly #waiters = new Set<() => void>();
   #nextId = 1;
   #stdinClosed = false;
@@ -160,6 +160,11 @@ export class AcpConnection implements AsyncDisposable {
   async #answer(message: JsonRpcMessage): Promise<void> {
     const answer = this.#onAgentRequest(message);
     await this.sendMessage({ jsonrpc: "2.0", id: message.id, ...answer }).catch(() => {});
+  }
+
+  /** Answers the agent's requests from now on with `handler` (a permission choice, a client `fs/*` method). */
+  answerAgentRequests(handler: AgentRequestHandler): void {
+    this.#onAgentRequest = handler;
   }
 
   /** Writes one raw line (a newline is added). Resolves `false` when stdin is closed or broken. */

@@ -13,10 +13,8 @@ import type { HostRunner } from "../../src/exec/host_runner.ts";
 import { inSlot } from "./mock_model.ts";
 import { fail, type Outcome, pass, skip, warn } from "../../src/outcome.ts";
 import type { TestCase } from "../../src/suite.ts";
-import type { JsonRpcMessage } from "../../src/acp/connection.ts";
 import { waitGroupGone } from "../../src/exec/process_group.ts";
 import {
-  type AcpRun,
   CLIENT_PROTOCOL_VERSION,
   initializeParams,
   PROMPT_MS,
@@ -24,10 +22,11 @@ import {
   responsesTo,
   startAcpRun,
   transcriptTail,
-  updateKind,
   updatesOf,
 } from "./acp_session.ts";
 import { capabilityProblems, claims } from "./acp_checks.ts";
+import { type AcpCase, openSession, resultOf, turnOf } from "./acp_case.ts";
+import { ACP_TOOL_CASES } from "./acp_tools.ts";
 import type { CliTier } from "./tier.ts";
 
 const PREFIX = "cli/acp/";
@@ -47,16 +46,7 @@ const EXIT_MS = 10_000;
 /** How long the agent's children may outlive it, before the multiplier. */
 const GROUP_GONE_MS = 5_000;
 
-interface AcpCase {
-  readonly name: string;
-  readonly title: string;
-  /** The spec clause it checks, quoted in every outcome. */
-  readonly clause: string;
-  readonly slowModel?: boolean;
-  run(run: AcpRun): Promise<Outcome>;
-}
-
-const CASES: readonly AcpCase[] = [
+const BASE_CASES: readonly AcpCase[] = [
   {
     name: "initialize",
     title: "initialize: same version back, well-formed capabilities, only JSON-RPC on stdout",
@@ -137,7 +127,7 @@ const CASES: readonly AcpCase[] = [
       "v1/prompt-turn: updates stream as session/update, the turn ends with the session/prompt response " +
       'and its stopReason; v1/cancellation: updates "MUST arrive before the prompt response"',
     async run(run) {
-      const opened = await opened_(run);
+      const opened = await openSession(run);
       if (typeof opened !== "string") return opened;
       const sessionId = opened;
       const { id, response } = await run.connection.request(
@@ -169,9 +159,9 @@ const CASES: readonly AcpCase[] = [
     title: "session/cancel mid-turn: one cancelled response, nothing after, the next prompt works",
     clause: 'v1/cancellation: the Agent "MUST respond to the original session/prompt request with the ' +
       'cancelled stop reason"; updates after the cancel MUST arrive before the response',
-    slowModel: true,
+    model: () => ({ slow: true }),
     async run(run) {
-      const opened = await opened_(run);
+      const opened = await openSession(run);
       if (typeof opened !== "string") return opened;
       const sessionId = opened;
       const { connection, k } = run;
@@ -325,56 +315,7 @@ const CASES: readonly AcpCase[] = [
   },
 ];
 
-/** Initializes and opens one session: its id, or the FAIL. */
-async function opened_(run: AcpRun): Promise<string | Outcome> {
-  const init = resultOf(await run.initialize());
-  if (typeof init === "string") return fail(`initialize: ${init}`);
-  const session = await run.newSession();
-  if ("problem" in session) return fail(session.problem, { response: session.response });
-  return session.sessionId;
-}
-
-/** The result object of a response, or what is wrong with it. */
-function resultOf(response: JsonRpcMessage | "timeout" | "exited"): Record<string, unknown> | string {
-  if (response === "timeout") return "no answer in time";
-  if (response === "exited") return "the agent's output ended before the answer";
-  if (response.error) return `error ${JSON.stringify(response.error)}`;
-  const result = response.result;
-  if (typeof result !== "object" || result === null || Array.isArray(result)) {
-    return `result ${JSON.stringify(result)} is not an object`;
-  }
-  return result as Record<string, unknown>;
-}
-
-/** The `session/update` kinds that belong to a turn: none may follow the turn's response. */
-const TURN_CONTENT: ReadonlySet<string> = new Set([
-  "user_message_chunk",
-  "agent_message_chunk",
-  "agent_thought_chunk",
-  "tool_call",
-  "tool_call_update",
-  "plan",
-]);
-
-/** A prompt's turn in the transcript: its update kinds, and what breaks the ordering rules. */
-function turnOf(run: AcpRun, sessionId: string, id: number) {
-  const entries = run.connection.transcript;
-  const responses = responsesTo(entries, id);
-  const updates = updatesOf(entries, sessionId);
-  const sent = entries.findIndex((entry) => entry.dir === "send" && entry.message?.id === id);
-  const answered = responses[0] ?? entries.length;
-  const kinds = updates.filter((i) => i > sent && i < answered).map((i) => updateKind(entries[i]!));
-  // Session-level updates (available commands, mode, config, session info, usage) may come at any time
-  // (v1/slash-commands: the command list may change at any time); a turn's content may not follow its response.
-  const late = updates.filter((i) => i > answered && TURN_CONTENT.has(updateKind(entries[i]!)));
-  const details = { transcript: transcriptTail(entries) };
-  const problem = responses.length > 1
-    ? `${responses.length} responses to one session/prompt (a second stop reason)`
-    : late.length > 0
-    ? `${late.length} session/update(s) after the session/prompt response (${updateKind(entries[late[0]!]!)})`
-    : null;
-  return { kinds, problem, details };
-}
+const CASES: readonly AcpCase[] = [...BASE_CASES, ...ACP_TOOL_CASES];
 
 /** The ACP tier. */
 export const acpTier: CliTier = {
@@ -413,7 +354,12 @@ export const acpTier: CliTier = {
 
 /** Runs one case in a fresh sandbox, then ends the agent's group: the outcome, stamped with its clause. */
 async function runCase(runner: HostRunner, c: AcpCase, k: number, signal: AbortSignal): Promise<Outcome> {
-  await using run = await startAcpRun(runner, { k, signal, ...(c.slowModel ? { slowModel: true } : {}) });
+  if (c.needsTools && !runner.acp?.modelFree && !runner.toolBehavior) {
+    return skip(`${runner.name}'s host file names no built-in tools (toolBehavior) to script`, {
+      clause: c.clause,
+    });
+  }
+  await using run = await startAcpRun(runner, { k, signal, ...(c.model ? { model: c.model(runner) } : {}) });
   const outcome = await c.run(run);
   const gone = await run.connection.stop();
   const stamped = { ...outcome, details: { ...outcome.details, clause: c.clause } };

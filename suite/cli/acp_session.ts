@@ -8,33 +8,77 @@
  */
 import { AcpConnection, type JsonRpcMessage, type TranscriptEntry } from "../../src/acp/connection.ts";
 import { type HostInvocation, type HostRunner, NO_CAPABILITIES } from "../../src/exec/host_runner.ts";
-import { type MockModel, startMockModel } from "../../src/mock_model/server.ts";
+import { type MockFault, startMockModel } from "../../src/mock_model/server.ts";
+import { type ModelScript, startScriptedModel } from "../../src/mock_model/script.ts";
 import { createSandbox, type Sandbox, sandboxEnv } from "../../src/mock_model/sandbox.ts";
 import { dirname, join } from "node:path";
 
 /** The protocol version the client asks for: v1 (v2 is a draft). */
 export const CLIENT_PROTOCOL_VERSION = 1;
 
-/** The `initialize` params of a client that advertises no `fs` and no `terminal`. */
-export function initializeParams(protocolVersion: number = CLIENT_PROTOCOL_VERSION): Record<string, unknown> {
+/** What the client advertises: no `fs` and no `terminal` unless told. */
+export interface ClientCapabilities {
+  readonly fs: { readonly readTextFile: boolean; readonly writeTextFile: boolean };
+  readonly terminal: boolean;
+}
+
+/** A client that advertises no `fs` and no `terminal`. */
+export const NO_CLIENT_CAPABILITIES: ClientCapabilities = {
+  fs: { readTextFile: false, writeTextFile: false },
+  terminal: false,
+};
+
+/** The `initialize` params of a client that advertises `capabilities` (none by default). */
+export function initializeParams(
+  protocolVersion: number = CLIENT_PROTOCOL_VERSION,
+  capabilities: ClientCapabilities = NO_CLIENT_CAPABILITIES,
+): Record<string, unknown> {
   return {
     protocolVersion,
-    clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+    clientCapabilities: capabilities,
     clientInfo: { name: "conformance", title: "conformance harness", version: "0.1.0" },
   };
 }
 
+/** The model an ACP run's agent talks to (the plain or the scripted mock model). */
+export interface AcpModel {
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
+/** What model the agent gets: the plain mock (`OK`), a slow one, one with a fault, or a script. */
+export interface AcpModelOptions {
+  /** Streams a long reply slowly, so a cancel lands mid-turn. */
+  readonly slow?: boolean;
+  /** Every model request answers with this fault. */
+  readonly fault?: MockFault;
+  /** A scripted model (tool calls), its script written for the run's sandbox. */
+  readonly script?: (sandbox: Sandbox) => ModelScript;
+}
+
 /** A running ACP agent in its sandbox. */
 export interface AcpRun extends AsyncDisposable {
+  /** The host it runs. */
+  readonly runner: HostRunner;
+  /** The current agent process (a new one after {@linkcode respawn}). */
   readonly connection: AcpConnection;
   readonly sandbox: Sandbox;
-  readonly mock: MockModel | null;
+  readonly mock: AcpModel | null;
   /** Scales every wait of the test (`--timeout-multiplier`). */
   readonly k: number;
   /** Sends `initialize` (v1 unless told) and waits for its answer. */
-  initialize(protocolVersion?: number): Promise<JsonRpcMessage | "timeout" | "exited">;
+  initialize(
+    protocolVersion?: number,
+    capabilities?: ClientCapabilities,
+  ): Promise<JsonRpcMessage | "timeout" | "exited">;
   /** Opens a session with the sandbox's `work/` as cwd; its id, or why there is none. */
   newSession(): Promise<{ sessionId: string } | { problem: string; response: unknown }>;
+  /**
+   * Ends the agent (its stdin closed, then its group ended and proven gone) and starts it again in the same
+   * sandbox and against the same model, as a client does that comes back to a session later. Resolves
+   * `false` when the old group could not be proven gone.
+   */
+  respawn(): Promise<boolean>;
 }
 
 /** How long an agent may take to answer `initialize` (a Node CLI on a loaded machine), before the multiplier. */
@@ -50,17 +94,21 @@ export const PROMPT_MS = 90_000;
  */
 export async function startAcpRun(
   runner: HostRunner,
-  options: { readonly k: number; readonly signal: AbortSignal; readonly slowModel?: boolean },
+  options: { readonly k: number; readonly signal: AbortSignal; readonly model?: AcpModelOptions },
 ): Promise<AcpRun> {
   const launch = runner.acp;
   if (!launch) throw new TypeError(`Host "${runner.name}" has no ACP launch`);
   const sandbox = await createSandbox();
-  let mock: MockModel | null = null;
+  let mock: AcpModel | null = null;
   try {
     let modelEnv: Record<string, string> = {};
     let model: string | undefined;
     if (runner.mockModel) {
-      mock = await startMockModel(options.slowModel ? { slow: true } : {});
+      const wanted = options.model ?? {};
+      mock = wanted.script ? await startScriptedModel(wanted.script(sandbox)) : await startMockModel({
+        ...(wanted.slow ? { slow: true } : {}),
+        ...(wanted.fault ? { fault: wanted.fault } : {}),
+      });
       const setup = runner.mockModel({ url: mock.url, home: sandbox.home });
       for (const [relative, content] of Object.entries(setup.files)) {
         const path = join(sandbox.home, relative);
@@ -80,7 +128,7 @@ export async function startAcpRun(
       cleanupPaths: [],
       cwd: sandbox.home,
     };
-    const connection = AcpConnection.spawn(invocation);
+    let connection = AcpConnection.spawn(invocation);
     const onAbort = () => void connection.stop(200);
     options.signal.addEventListener("abort", onAbort, { once: true });
     const k = options.k;
@@ -91,14 +139,25 @@ export async function startAcpRun(
       await sandbox.dispose();
     };
     return {
-      connection,
+      get connection() {
+        return connection;
+      },
+      runner,
       sandbox,
       mock,
       k,
-      async initialize(protocolVersion) {
+      async respawn() {
+        await connection.closeStdin();
+        await connection.waitExit(5_000 * k);
+        const gone = await connection.stop();
+        await connection[Symbol.asyncDispose]();
+        connection = AcpConnection.spawn(invocation);
+        return gone;
+      },
+      async initialize(protocolVersion, capabilities) {
         const { response } = await connection.request(
           "initialize",
-          initializeParams(protocolVersion),
+          initializeParams(protocolVersion, capabilities),
           INITIALIZE_MS * k,
         );
         return response;

@@ -2,7 +2,8 @@
  * The ACP tier (suite/cli/acp.ts) on by default in the test suite, over the real agents whose ACP runs are
  * recorded in `hosts/expectations/*.yaml`: each installed one runs every `cli/acp/*` case end to end against the
  * scripted mock model (native `--acp` or its pinned adapter), judged exactly (tests/_exact.ts): each result is
- * the listed status, else PASS, and a non-PASS must carry the observed reason. Every run must leave its process
+ * the listed status, else PASS, and a non-PASS must carry the observed reason (a SKIP too: only one listed with
+ * its reason, say a capability the agent does not claim, is accepted). Every run must leave its process
  * group gone. An agent that is not installed is an ignored step with the reason, never a pass; so is one whose
  * ACP runs are not recorded yet (docs/cli-hosts.md says which and why), so that the gate never guesses.
  *
@@ -78,7 +79,6 @@ Deno.test({
           for (const test of tests) {
             const outcome = await outcomes.get(`${entry.id} ${test.id}`)!;
             mine.set(test.id, outcome);
-            assert.notEqual(outcome.status, "SKIP", `${entry.id} ${test.id}: ${outcome.message}`);
           }
           const problems = exactMismatches({
             outcomes: mine,

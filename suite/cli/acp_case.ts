@@ -1,0 +1,81 @@
+/**
+ * What every `cli/acp/*` case shares (suite/cli/acp.ts, suite/cli/acp_tools.ts): the case's shape, the
+ * result of a response, a session opened in one call, and a prompt's turn as the transcript shows it.
+ *
+ * @module
+ */
+import type { HostRunner } from "../../src/exec/host_runner.ts";
+import type { JsonRpcMessage } from "../../src/acp/connection.ts";
+import { fail, type Outcome } from "../../src/outcome.ts";
+import {
+  type AcpModelOptions,
+  type AcpRun,
+  type ClientCapabilities,
+  responsesTo,
+  transcriptTail,
+  updateKind,
+  updatesOf,
+} from "./acp_session.ts";
+
+/** One ACP case. */
+export interface AcpCase {
+  readonly name: string;
+  readonly title: string;
+  /** The spec clause it checks, quoted in every outcome. */
+  readonly clause: string;
+  /** The model the agent gets, when not the plain mock (`OK`); `runner` gives the host's tool names. */
+  readonly model?: (runner: HostRunner) => AcpModelOptions;
+  /** The case scripts the host's built-in tools: a real host without `toolBehavior` SKIPs it. */
+  readonly needsTools?: boolean;
+  run(run: AcpRun): Promise<Outcome>;
+}
+
+/** Initializes (advertising `capabilities`, none by default) and opens one session: its id, or the FAIL. */
+export async function openSession(run: AcpRun, capabilities?: ClientCapabilities): Promise<string | Outcome> {
+  const init = resultOf(await run.initialize(undefined, capabilities));
+  if (typeof init === "string") return fail(`initialize: ${init}`);
+  const session = await run.newSession();
+  if ("problem" in session) return fail(session.problem, { response: session.response });
+  return session.sessionId;
+}
+/** The result object of a response, or what is wrong with it. */
+export function resultOf(response: JsonRpcMessage | "timeout" | "exited"): Record<string, unknown> | string {
+  if (response === "timeout") return "no answer in time";
+  if (response === "exited") return "the agent's output ended before the answer";
+  if (response.error) return `error ${JSON.stringify(response.error)}`;
+  const result = response.result;
+  if (typeof result !== "object" || result === null || Array.isArray(result)) {
+    return `result ${JSON.stringify(result)} is not an object`;
+  }
+  return result as Record<string, unknown>;
+}
+
+/** The `session/update` kinds that belong to a turn: none may follow the turn's response. */
+export const TURN_CONTENT: ReadonlySet<string> = new Set([
+  "user_message_chunk",
+  "agent_message_chunk",
+  "agent_thought_chunk",
+  "tool_call",
+  "tool_call_update",
+  "plan",
+]);
+
+/** A prompt's turn in the transcript: its update kinds, and what breaks the ordering rules. */
+export function turnOf(run: AcpRun, sessionId: string, id: number) {
+  const entries = run.connection.transcript;
+  const responses = responsesTo(entries, id);
+  const updates = updatesOf(entries, sessionId);
+  const sent = entries.findIndex((entry) => entry.dir === "send" && entry.message?.id === id);
+  const answered = responses[0] ?? entries.length;
+  const kinds = updates.filter((i) => i > sent && i < answered).map((i) => updateKind(entries[i]!));
+  // Session-level updates (available commands, mode, config, session info, usage) may come at any time
+  // (v1/slash-commands: the command list may change at any time); a turn's content may not follow its response.
+  const late = updates.filter((i) => i > answered && TURN_CONTENT.has(updateKind(entries[i]!)));
+  const details = { transcript: transcriptTail(entries) };
+  const problem = responses.length > 1
+    ? `${responses.length} responses to one session/prompt (a second stop reason)`
+    : late.length > 0
+    ? `${late.length} session/update(s) after the session/prompt response (${updateKind(entries[late[0]!]!)})`
+    : null;
+  return { kinds, problem, details };
+}

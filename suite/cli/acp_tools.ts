@@ -1,0 +1,605 @@
+/**
+ * The `cli/acp/*` cases where the agent acts: tool calls and their updates, an edit as `diff` content,
+ * `session/request_permission` rejected and allowed (the effect proven on disk), the session's `cwd` as the
+ * base of a relative path, a model that answers HTTP 500, `session/load` replaying the conversation, and the
+ * client's unadvertised `fs`/`terminal` methods left alone. A real host's mock model is scripted to call the
+ * host's own built-in tool (its host file's `toolBehavior`); the fake ACP agent reads the same intent from a
+ * `@@acp` directive in the prompt (fake_acp_agent/mod.ts), which a real host merely forwards to its model.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import type { AgentRequestHandler, JsonRpcMessage, TranscriptEntry } from "../../src/acp/connection.ts";
+import { REFUSE_AGENT_REQUESTS } from "../../src/acp/connection.ts";
+import type { HostRunner } from "../../src/exec/host_runner.ts";
+import type { ModelScript } from "../../src/mock_model/script.ts";
+import type { Sandbox } from "../../src/mock_model/sandbox.ts";
+import { fail, type Outcome, pass, skip, warn } from "../../src/outcome.ts";
+import { type AcpCase, openSession, resultOf, turnOf } from "./acp_case.ts";
+import { type AcpRun, PROMPT_MS, responsesTo, updateKind, updatesOf } from "./acp_session.ts";
+
+/** How long after a response late lines, and late effects on disk, are waited for, before the multiplier. */
+const SETTLE_MS = 1_000;
+/** The file the edit cases write (absolute, in the session's cwd). */
+const EDIT_FILE = "conformance-edit.txt";
+/** The file the permission cases' shell command writes (absolute, in the session's cwd). */
+const PERMISSION_FILE = "conformance-permission.txt";
+/** The file the cwd case's shell command writes, by a relative path. */
+const CWD_FILE = "conformance-cwd.txt";
+
+/** ToolKind of the v1 schema. */
+const TOOL_KINDS: ReadonlySet<string> = new Set([
+  "read",
+  "edit",
+  "delete",
+  "move",
+  "search",
+  "execute",
+  "think",
+  "fetch",
+  "switch_mode",
+  "other",
+]);
+/** ToolCallStatus of the v1 schema, each with its rank in the lifecycle. */
+const STATUS_RANK: Readonly<Record<string, number>> = {
+  pending: 0,
+  in_progress: 1,
+  completed: 2,
+  failed: 2,
+};
+/** PermissionOptionKind of the v1 schema. */
+const OPTION_KINDS: ReadonlySet<string> = new Set([
+  "allow_once",
+  "allow_always",
+  "reject_once",
+  "reject_always",
+]);
+
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** A script whose one tool call is the host's write tool (`path`, `content`), then `DONE`. */
+function writeScript(runner: HostRunner, path: (sandbox: Sandbox) => string, content: string) {
+  return (sandbox: Sandbox): ModelScript => {
+    const tool = runner.toolBehavior!.tools.write;
+    return {
+      toolCall: { name: tool.name, arguments: tool.args({ path: path(sandbox), content }) },
+      finalText: "DONE",
+    };
+  };
+}
+
+/** A script whose one tool call is the host's shell tool running `command`, then `DONE`. */
+function shellScript(runner: HostRunner, command: (sandbox: Sandbox) => string) {
+  return (sandbox: Sandbox): ModelScript => {
+    const tool = runner.toolBehavior!.tools.shell;
+    return {
+      toolCall: { name: tool.name, arguments: tool.args({ command: command(sandbox) }) },
+      finalText: "DONE",
+    };
+  };
+}
+
+/** The model for a case: the script when the host has a model (a modelFree fake has none). */
+function scripted(script: (runner: HostRunner) => (sandbox: Sandbox) => ModelScript) {
+  return (runner: HostRunner) => runner.toolBehavior ? { script: script(runner) } : {};
+}
+
+/** The word every tool case writes, so its file's content is known. */
+const CONTENT = "conformance-acp";
+
+const editPath = (sandbox: Sandbox) => join(sandbox.work, EDIT_FILE);
+const permissionPath = (sandbox: Sandbox) => join(sandbox.work, PERMISSION_FILE);
+const shellCommand = (target: string) => `echo conformance > '${target}'`;
+
+/**
+ * Answers `session/request_permission` by picking the first option of `choice`'s kinds (allow: allow_once,
+ * then allow_always; reject: reject_once, then reject_always), or `cancelled` when there is none; every other
+ * agent request is refused (-32601) unless `other` answers it.
+ */
+export function permissionAnswer(
+  choice: "allow" | "reject",
+  other: AgentRequestHandler = REFUSE_AGENT_REQUESTS,
+): AgentRequestHandler {
+  return (message) => {
+    if (message.method !== "session/request_permission") return other(message);
+    const options = (message.params as { options?: unknown } | undefined)?.options;
+    const list = Array.isArray(options) ? options.filter(isObject) : [];
+    const option = [`${choice}_once`, `${choice}_always`].map((kind) => list.find((o) => o.kind === kind))
+      .find((o) => o !== undefined);
+    return {
+      result: {
+        outcome: option ? { outcome: "selected", optionId: option.optionId } : { outcome: "cancelled" },
+      },
+    };
+  };
+}
+
+/** A finished tool turn: the prompt's id, its result, and its session. */
+interface ToolTurn {
+  readonly sessionId: string;
+  readonly id: number;
+  readonly result: Json;
+}
+
+/** Opens a session, sends `text` as a prompt and waits for the turn to end and late lines to settle. */
+async function toolTurn(run: AcpRun, text: string): Promise<ToolTurn | Outcome> {
+  const opened = await openSession(run);
+  if (typeof opened !== "string") return opened;
+  const { id, response } = await run.connection.request(
+    "session/prompt",
+    { sessionId: opened, prompt: [{ type: "text", text }] },
+    PROMPT_MS * run.k,
+  );
+  const result = resultOf(response);
+  if (typeof result === "string") return fail(`session/prompt: ${result}`);
+  await run.connection.settle(SETTLE_MS * run.k);
+  return { sessionId: opened, id, result };
+}
+
+/** The `update` objects of the session's tool calls (`tool_call`, `tool_call_update`), in order. */
+function toolUpdates(entries: readonly TranscriptEntry[], sessionId: string): Json[] {
+  return updatesOf(entries, sessionId).flatMap((index) => {
+    const kind = updateKind(entries[index]!);
+    if (kind !== "tool_call" && kind !== "tool_call_update") return [];
+    const update = (entries[index]!.message?.params as { update?: unknown }).update;
+    return isObject(update) ? [update] : [];
+  });
+}
+
+/** The agent's requests of `method` (prefix with a trailing `/`), in order. */
+function agentRequests(entries: readonly TranscriptEntry[], method: string): JsonRpcMessage[] {
+  return entries.flatMap((entry) => {
+    const message = entry.dir === "recv" ? entry.message : null;
+    if (!message || message.id === undefined || typeof message.method !== "string") return [];
+    const matches = method.endsWith("/") ? message.method.startsWith(method) : message.method === method;
+    return matches ? [message] : [];
+  });
+}
+
+/** What breaks the tool-call lifecycle in `updates`: unknown ids, kinds, statuses, a status going back. */
+function lifecycleProblems(
+  updates: readonly Json[],
+  askedAbout: ReadonlySet<string>,
+): { problems: string[]; finals: Map<string, string>; onlyAsked: string[] } {
+  const problems: string[] = [];
+  const finals = new Map<string, string>();
+  const onlyAsked: string[] = [];
+  for (const update of updates) {
+    const id = update.toolCallId;
+    const what = `${String(update.sessionUpdate)} ${JSON.stringify(id)}`;
+    if (typeof id !== "string" || id === "") {
+      problems.push(`${what} has no string toolCallId`);
+      continue;
+    }
+    if (update.sessionUpdate === "tool_call_update" && !finals.has(id)) {
+      if (!askedAbout.has(id)) {
+        problems.push(
+          `${what} updates a tool call that neither a tool_call nor a permission request announced`,
+        );
+        continue;
+      }
+      // Announced only by the session/request_permission that carried it: the client saw it, not as tool_call.
+      onlyAsked.push(id);
+      finals.set(id, "pending");
+    }
+    if (update.kind !== undefined && (typeof update.kind !== "string" || !TOOL_KINDS.has(update.kind))) {
+      problems.push(`${what} has kind ${JSON.stringify(update.kind)}, not a ToolKind of the spec`);
+    }
+    const before = finals.get(id);
+    // A tool_call without a status is pending (the schema's default); an update without one keeps it.
+    const status = update.status ?? (update.sessionUpdate === "tool_call" ? "pending" : before);
+    if (typeof status !== "string" || !(status in STATUS_RANK)) {
+      problems.push(`${what} has status ${JSON.stringify(update.status)}, not a ToolCallStatus of the spec`);
+      continue;
+    }
+    if (before !== undefined && before !== status && STATUS_RANK[status]! <= STATUS_RANK[before]!) {
+      problems.push(`${what} went from "${before}" back to "${status}"`);
+    }
+    finals.set(id, status);
+  }
+  return { problems, finals, onlyAsked };
+}
+
+/** Whether `path` exists. */
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Every content item of the tool updates, with its tool call's id. */
+function contentsOf(updates: readonly Json[]): { id: string; item: Json }[] {
+  return updates.flatMap((update) =>
+    Array.isArray(update.content)
+      ? update.content.filter(isObject).map((item) => ({ id: String(update.toolCallId), item }))
+      : []
+  );
+}
+
+export const ACP_TOOL_CASES: readonly AcpCase[] = [
+  {
+    name: "tool-call",
+    title: "tool calls: tool_call, then tool_call_update with matching ids, spec kinds, a legal status order",
+    clause: 'v1/tool-calls: "When the language model requests a tool invocation, the Agent SHOULD report ' +
+      'it to the Client" as tool_call; tool_call_update carries the same toolCallId; ToolKind and ' +
+      "ToolCallStatus (pending → in_progress → completed | failed)",
+    needsTools: true,
+    model: scripted((runner) => writeScript(runner, editPath, CONTENT)),
+    async run(run) {
+      run.connection.answerAgentRequests(permissionAnswer("allow"));
+      const path = editPath(run.sandbox);
+      const turn = await toolTurn(run, `@@acp write ${path} ${CONTENT} Write the file ${path}.`);
+      if (!("sessionId" in turn)) return turn;
+      // The turn's ordering (nothing after the response) is cli/acp/prompt's: here only its update kinds.
+      const ordering = turnOf(run, turn.sessionId, turn.id);
+      const updates = toolUpdates(run.connection.transcript, turn.sessionId);
+      if (updates.length === 0) {
+        return fail(
+          `no tool_call update in a turn whose model called a tool (updates: ${
+            ordering.kinds.join(", ") || "none"
+          })`,
+        );
+      }
+      const askedAbout = new Set(
+        agentRequests(run.connection.transcript, "session/request_permission").flatMap((request) => {
+          const call = (request.params as { toolCall?: { toolCallId?: unknown } } | undefined)?.toolCall;
+          return typeof call?.toolCallId === "string" ? [call.toolCallId] : [];
+        }),
+      );
+      const { problems, finals, onlyAsked } = lifecycleProblems(updates, askedAbout);
+      if (problems.length > 0) return fail(problems.join("; "));
+      const shown = [...finals].map(([id, status]) => `${id}: ${status}`).join(", ");
+      if (onlyAsked.length > 0) {
+        return warn(
+          `no tool_call for ${onlyAsked.map((id) => JSON.stringify(id)).join(", ")}: only the ` +
+            `session/request_permission carried it before its tool_call_update (final statuses ${shown})`,
+        );
+      }
+      const open = [...finals].filter(([, status]) => STATUS_RANK[status]! < 2);
+      if (open.length > 0) {
+        return warn(
+          `${open.length} tool call(s) still ${
+            open.map(([, s]) => s).join("/")
+          } when the turn ended (${shown})`,
+        );
+      }
+      const kinds = [...new Set(updates.flatMap((u) => typeof u.kind === "string" ? [u.kind] : []))];
+      return pass({
+        observed: `${updates.length} tool update(s) for ${finals.size} call(s), ids announced first, kinds ` +
+          `${kinds.join(", ") || "(none given: other)"}, final statuses ${shown}`,
+      });
+    },
+  },
+  {
+    name: "tool-call-diff",
+    title: "an edit tool call reported as diff content (path, newText)",
+    clause: 'v1/tool-calls, Content: "File modifications shown as diffs": {type: "diff", path (absolute), ' +
+      "oldText, newText}",
+    needsTools: true,
+    model: scripted((runner) => writeScript(runner, editPath, CONTENT)),
+    async run(run) {
+      run.connection.answerAgentRequests(permissionAnswer("allow"));
+      const path = editPath(run.sandbox);
+      const turn = await toolTurn(run, `@@acp write ${path} ${CONTENT} Write the file ${path}.`);
+      if (!("sessionId" in turn)) return turn;
+      const updates = toolUpdates(run.connection.transcript, turn.sessionId);
+      if (updates.length === 0) {
+        return fail("no tool_call update in a turn whose model called a tool to edit");
+      }
+      const contents = contentsOf(updates);
+      const diffs = contents.filter(({ item }) => item.type === "diff");
+      const mine = diffs.filter(({ item }) => item.path === path);
+      if (mine.length === 0) {
+        const written = await exists(path);
+        return fail(
+          `the edit of ${path} (${written ? "written" : "not written"} on disk) came with no diff content ` +
+            `for it: content ${
+              contents.length === 0
+                ? "none"
+                : JSON.stringify(contents.map(({ item }) =>
+                  item.type === "diff" ? `diff ${item.path}` : item.type
+                ))
+            }; kinds ${JSON.stringify(updates.map((u) => u.kind ?? null))}`,
+        );
+      }
+      const diff = mine.at(-1)!.item;
+      if (typeof diff.newText !== "string" || !diff.newText.includes(CONTENT)) {
+        return fail(
+          `the diff of ${path} has newText ${JSON.stringify(diff.newText)}, not the content written`,
+        );
+      }
+      return pass({
+        observed: `diff content for ${path} (oldText ${JSON.stringify(diff.oldText ?? null)}, newText with ` +
+          `the written text) on tool call ${mine.at(-1)!.id}`,
+      });
+    },
+  },
+  {
+    name: "permission-reject",
+    title: "session/request_permission rejected: asked with options, the tool never runs (proven on disk)",
+    clause:
+      'v1/tool-calls: "The Agent MAY request permission from the user before executing a tool call by ' +
+      'calling the session/request_permission method" with toolCall and options (allow_once, allow_always, ' +
+      "reject_once, reject_always); a rejected call is not executed",
+    needsTools: true,
+    model: scripted((runner) => shellScript(runner, (sandbox) => shellCommand(permissionPath(sandbox)))),
+    async run(run) {
+      run.connection.answerAgentRequests(permissionAnswer("reject"));
+      const path = permissionPath(run.sandbox);
+      const turn = await toolTurn(run, `@@acp shell ${path} Run: ${shellCommand(path)}`);
+      if (!("sessionId" in turn)) return turn;
+      const asked = agentRequests(run.connection.transcript, "session/request_permission");
+      const written = await exists(path);
+      if (asked.length === 0) {
+        return written
+          ? fail(`the command ran (${PERMISSION_FILE} written) without a session/request_permission`)
+          : warn("no session/request_permission and the command did not run: nothing to judge");
+      }
+      const request = asked[0]!.params;
+      const problems = permissionRequestProblems(request);
+      if (problems.length > 0) return fail(`session/request_permission: ${problems.join("; ")}`);
+      if (!listOf(request, "options").some((o) => String(o.kind).startsWith("reject_"))) {
+        return fail("session/request_permission offered no reject option");
+      }
+      if (written) return fail(`the command ran after it was rejected: ${PERMISSION_FILE} is on disk`);
+      return pass({
+        observed: `${asked.length} permission request(s) with options ` +
+          `${
+            listOf(request, "options").map((o) => o.kind).join(", ")
+          }; rejected; ${PERMISSION_FILE} absent ` +
+          `${SETTLE_MS * run.k} ms after the turn ended (${JSON.stringify(turn.result.stopReason)})`,
+      });
+    },
+  },
+  {
+    name: "permission-allow",
+    title: "session/request_permission allowed: the tool runs (proven on disk), the request shows what runs",
+    clause:
+      'v1/tool-calls: session/request_permission "Request for user permission to execute a tool call"; ' +
+      'its toolCall gives "Details about the tool call requiring permission"; the option selected is obeyed',
+    needsTools: true,
+    model: scripted((runner) => shellScript(runner, (sandbox) => shellCommand(permissionPath(sandbox)))),
+    async run(run) {
+      run.connection.answerAgentRequests(permissionAnswer("allow"));
+      const path = permissionPath(run.sandbox);
+      const turn = await toolTurn(run, `@@acp shell ${path} Run: ${shellCommand(path)}`);
+      if (!("sessionId" in turn)) return turn;
+      const asked = agentRequests(run.connection.transcript, "session/request_permission");
+      const written = await exists(path);
+      if (asked.length === 0) {
+        return warn(
+          `no session/request_permission (the command ${
+            written ? "ran" : "did not run"
+          } unasked): nothing to allow`,
+        );
+      }
+      const request = asked[0]!.params;
+      const problems = permissionRequestProblems(request);
+      if (problems.length > 0) return fail(`session/request_permission: ${problems.join("; ")}`);
+      if (!listOf(request, "options").some((o) => String(o.kind).startsWith("allow_"))) {
+        return fail("session/request_permission offered no allow option");
+      }
+      if (!written) return fail(`allowed, but the command never ran: ${PERMISSION_FILE} is absent`);
+      const shows = JSON.stringify((request as Json).toolCall).includes(PERMISSION_FILE);
+      if (!shows) {
+        return warn(
+          `allowed and ran, but the request's toolCall does not show the command (no ${PERMISSION_FILE})`,
+        );
+      }
+      return pass({
+        observed: `asked with options ${listOf(request, "options").map((o) => o.kind).join(", ")}, the ` +
+          `toolCall showing the command; allowed; ${PERMISSION_FILE} written`,
+      });
+    },
+  },
+  {
+    name: "session-cwd",
+    title: "session/new cwd: a relative path resolves in it, not in the folder the agent was spawned in",
+    clause:
+      'v1/session-setup, Working Directory: the cwd "MUST be used for the session regardless of where ' +
+      'the Agent subprocess was spawned" and "MUST remain the base for relative-path resolution"',
+    needsTools: true,
+    model: scripted((runner) => shellScript(runner, () => shellCommand(CWD_FILE))),
+    async run(run) {
+      run.connection.answerAgentRequests(permissionAnswer("allow"));
+      // The fake agent writes the relative path with its edit tool; a real one runs the scripted command.
+      const turn = await toolTurn(run, `@@acp write ${CWD_FILE} ${CONTENT} Run: ${shellCommand(CWD_FILE)}`);
+      if (!("sessionId" in turn)) return turn;
+      const inCwd = await exists(join(run.sandbox.work, CWD_FILE));
+      const inSpawn = await exists(join(run.sandbox.home, CWD_FILE));
+      if (inSpawn) {
+        return fail(
+          `the relative path resolved in the spawn folder ${run.sandbox.home}, not the session's cwd ` +
+            run.sandbox.work,
+        );
+      }
+      if (!inCwd) return warn(`the command did not run (${CWD_FILE} nowhere): nothing to judge`);
+      return pass({
+        observed: `${CWD_FILE} written in the session's cwd ${run.sandbox.work}, not in the spawn folder ` +
+          run.sandbox.home,
+      });
+    },
+  },
+  {
+    name: "model-error",
+    title: "a model answering HTTP 500: an error or a stop reason the client sees, never a hang",
+    clause:
+      "v1/prompt-turn: the turn ends with the session/prompt response (a stopReason) or, on failure, a " +
+      "JSON-RPC error response (JSON-RPC 2.0 §5); a failed model call must reach the client",
+    model: () => ({ fault: "http-500" }),
+    async run(run) {
+      const opened = await openSession(run);
+      if (typeof opened !== "string") return opened;
+      const { id, response } = await run.connection.request(
+        "session/prompt",
+        { sessionId: opened, prompt: [{ type: "text", text: "@@acp model-error Reply with OK." }] },
+        PROMPT_MS * run.k,
+      );
+      if (response === "timeout") {
+        return fail(
+          `no session/prompt response within ${PROMPT_MS * run.k} ms of a model that answers HTTP 500`,
+        );
+      }
+      if (response === "exited") return fail("the agent exited instead of answering the failed turn");
+      if (response.error) {
+        return pass({ observed: `error ${JSON.stringify(response.error).slice(0, 200)}` });
+      }
+      const reason = (response.result as { stopReason?: unknown } | undefined)?.stopReason;
+      if (typeof reason === "string" && reason !== "end_turn") {
+        return pass({ observed: `stopReason ${JSON.stringify(reason)}` });
+      }
+      await run.connection.settle(SETTLE_MS * run.k);
+      const turn = turnOf(run, opened, id);
+      const entries = run.connection.transcript;
+      const said = updatesOf(entries, opened).filter((i) =>
+        updateKind(entries[i]!) === "agent_message_chunk" && i < (responsesTo(entries, id)[0] ?? 0)
+      ).map((i) => {
+        const content = (entries[i]!.message?.params as { update?: { content?: { text?: unknown } } }).update
+          ?.content;
+        return typeof content?.text === "string" ? content.text : "";
+      }).join("");
+      if (said.trim() === "") {
+        return fail(
+          `stopReason ${JSON.stringify(reason)} and no message: the client cannot tell the model failed ` +
+            `(updates: ${turn.kinds.join(", ") || "none"})`,
+        );
+      }
+      return warn(
+        `stopReason ${JSON.stringify(reason)}: the failure shows only as message text ` +
+          JSON.stringify(said.slice(0, 160)),
+      );
+    },
+  },
+  {
+    name: "session-load",
+    title: "session/load (when claimed): the conversation replayed as updates before the answer",
+    clause:
+      'v1/session-setup, Loading Sessions: "The Agent MUST replay the entire conversation to the Client ' +
+      'in the form of session/update notifications"; "When all the conversation entries have been streamed ' +
+      'to the Client, the Agent MUST respond to the original session/load request"',
+    async run(run) {
+      const init = resultOf(await run.initialize());
+      if (typeof init === "string") return fail(`initialize: ${init}`);
+      const caps = isObject(init.agentCapabilities) ? init.agentCapabilities : {};
+      if (caps.loadSession !== true) return skip("the agent does not claim loadSession");
+      const session = await run.newSession();
+      if ("problem" in session) return fail(session.problem, { response: session.response });
+      const { sessionId } = session;
+      const nonce = `conformance-${crypto.randomUUID().slice(0, 8)}`;
+      const first = await run.connection.request(
+        "session/prompt",
+        { sessionId, prompt: [{ type: "text", text: `@@acp say ${nonce} Reply with OK (${nonce}).` }] },
+        PROMPT_MS * run.k,
+      );
+      const answered = resultOf(first.response);
+      if (typeof answered === "string") return fail(`the prompt before the load: ${answered}`);
+      if (!(await run.respawn())) return fail("the first agent's group was not gone after it was ended");
+      const again = resultOf(await run.initialize());
+      if (typeof again === "string") return fail(`initialize of the second agent: ${again}`);
+      const { id, response } = await run.connection.request(
+        "session/load",
+        { sessionId, cwd: run.sandbox.work, mcpServers: [] },
+        PROMPT_MS * run.k,
+      );
+      const loaded = resultOf(response);
+      if (typeof loaded === "string") return fail(`session/load of ${JSON.stringify(sessionId)}: ${loaded}`);
+      await run.connection.settle(SETTLE_MS * run.k);
+      const entries = run.connection.transcript;
+      const answeredAt = responsesTo(entries, id)[0]!;
+      const replay = updatesOf(entries, sessionId);
+      const before = replay.filter((i) => i < answeredAt);
+      const after = replay.filter((i) => i > answeredAt).filter((i) =>
+        updateKind(entries[i]!).endsWith("_chunk")
+      );
+      if (after.length > 0) {
+        return fail(`${after.length} conversation update(s) after the session/load response (replayed late)`);
+      }
+      const texts = (kind: string) =>
+        before.filter((i) => updateKind(entries[i]!) === kind).map((i) =>
+          JSON.stringify((entries[i]!.message?.params as { update?: unknown }).update)
+        ).join("");
+      const user = texts("user_message_chunk");
+      const agent = texts("agent_message_chunk");
+      if (!user.includes(nonce)) {
+        return fail(
+          `the replay before the answer holds no user_message_chunk with the prompt sent (kinds: ${
+            before.map((i) => updateKind(entries[i]!)).join(", ") || "none"
+          })`,
+        );
+      }
+      if (agent === "") return fail("the replay before the answer holds no agent_message_chunk (the reply)");
+      return pass({
+        observed:
+          `a new agent process replayed ${before.length} update(s) (the prompt with its nonce and the ` +
+          `reply) before answering session/load, nothing after`,
+      });
+    },
+  },
+  {
+    name: "client-capabilities",
+    title: "client fs/terminal not advertised: the agent never calls fs/* or terminal/*",
+    clause: 'v1/file-system: "If readTextFile or writeTextFile is false or not present, the Agent MUST NOT ' +
+      'attempt to call the corresponding filesystem method"; v1/terminals: likewise without terminal',
+    needsTools: true,
+    model: scripted((runner) => writeScript(runner, editPath, CONTENT)),
+    async run(run) {
+      run.connection.answerAgentRequests(permissionAnswer("allow"));
+      const path = editPath(run.sandbox);
+      const turn = await toolTurn(run, `@@acp write ${path} ${CONTENT} Write the file ${path}.`);
+      if (!("sessionId" in turn)) return turn;
+      const entries = run.connection.transcript;
+      const calls = [...agentRequests(entries, "fs/"), ...agentRequests(entries, "terminal/")];
+      if (calls.length > 0) {
+        return fail(
+          `called ${[...new Set(calls.map((c) => c.method))].join(", ")} though the client advertised ` +
+            "fs.readTextFile, fs.writeTextFile and terminal false",
+        );
+      }
+      const written = await exists(path);
+      const tools = toolUpdates(entries, turn.sessionId).length;
+      if (!written && tools === 0) return warn("no tool ran and nothing was written: nothing to judge");
+      return pass({
+        observed:
+          `no fs/* or terminal/* call; the edit ${written ? "written on disk by the agent" : "not written"}` +
+          ` (${tools} tool update(s))`,
+      });
+    },
+  },
+];
+
+/** The list field `name` of a request's params, its object items only. */
+function listOf(params: unknown, name: string): Json[] {
+  const value = isObject(params) ? params[name] : undefined;
+  return Array.isArray(value) ? value.filter(isObject) : [];
+}
+
+/** What is malformed in a `session/request_permission` request's params. */
+function permissionRequestProblems(params: unknown): string[] {
+  if (!isObject(params)) return ["params not an object"];
+  const problems: string[] = [];
+  if (typeof params.sessionId !== "string") problems.push("no sessionId");
+  const call = params.toolCall;
+  if (!isObject(call) || typeof call.toolCallId !== "string") problems.push("toolCall without a toolCallId");
+  const options = params.options;
+  if (!Array.isArray(options) || options.length === 0) problems.push("no options");
+  else {
+    options.forEach((option, index) => {
+      if (
+        !isObject(option) || typeof option.optionId !== "string" || typeof option.name !== "string" ||
+        !OPTION_KINDS.has(String(option.kind))
+      ) {
+        problems.push(
+          `options[${index}] ${JSON.stringify(option)} lacks an optionId, name or PermissionOptionKind`,
+        );
+      }
+    });
+  }
+  return problems;
+}
