@@ -338,9 +338,13 @@ export const ACP_TOOL_CASES: readonly AcpCase[] = [
       const asked = agentRequests(run.connection.transcript, "session/request_permission");
       const written = await exists(path);
       if (asked.length === 0) {
-        return written
-          ? fail(`the command ran (${PERMISSION_FILE} written) without a session/request_permission`)
-          : warn("no session/request_permission and the command did not run: nothing to judge");
+        // The spec lets an agent run a tool without asking (MAY): its mode decides, so no verdict on rejection.
+        return warn(
+          written
+            ? `the command ran unasked (${PERMISSION_FILE} written; session mode ${sessionMode(run)}): ` +
+              "no permission request to reject"
+            : "no session/request_permission and the command did not run: nothing to judge",
+        );
       }
       const request = asked[0]!.params;
       const problems = permissionRequestProblems(request);
@@ -375,9 +379,8 @@ export const ACP_TOOL_CASES: readonly AcpCase[] = [
       const written = await exists(path);
       if (asked.length === 0) {
         return warn(
-          `no session/request_permission (the command ${
-            written ? "ran" : "did not run"
-          } unasked): nothing to allow`,
+          `no session/request_permission (the command ${written ? "ran" : "did not run"} unasked; session ` +
+            `mode ${sessionMode(run)}): nothing to allow`,
         );
       }
       const request = asked[0]!.params;
@@ -387,15 +390,26 @@ export const ACP_TOOL_CASES: readonly AcpCase[] = [
         return fail("session/request_permission offered no allow option");
       }
       if (!written) return fail(`allowed, but the command never ran: ${PERMISSION_FILE} is absent`);
-      const shows = JSON.stringify((request as Json).toolCall).includes(PERMISSION_FILE);
-      if (!shows) {
+      // The request, or the tool call it names as reported before it (the spec's example request carries
+      // only the toolCallId), must show the command the client is asked about.
+      const entries = run.connection.transcript;
+      const askedAt = entries.findIndex((entry) => entry.dir === "recv" && entry.message === asked[0]);
+      const callId = ((request as Json).toolCall as Json | undefined)?.toolCallId;
+      const reported = toolUpdates(entries.slice(0, askedAt), turn.sessionId).filter((u) =>
+        u.toolCallId === callId
+      );
+      const inRequest = JSON.stringify((request as Json).toolCall).includes(PERMISSION_FILE);
+      if (!inRequest && !JSON.stringify(reported).includes(PERMISSION_FILE)) {
         return warn(
-          `allowed and ran, but the request's toolCall does not show the command (no ${PERMISSION_FILE})`,
+          `allowed and ran, but neither the request's toolCall nor an earlier update of ${
+            JSON.stringify(callId)
+          } shows the command (no ${PERMISSION_FILE})`,
         );
       }
       return pass({
         observed: `asked with options ${listOf(request, "options").map((o) => o.kind).join(", ")}, the ` +
-          `toolCall showing the command; allowed; ${PERMISSION_FILE} written`,
+          `command shown ${inRequest ? "in the request" : "by the tool call it names"}; allowed; ` +
+          `${PERMISSION_FILE} written`,
       });
     },
   },
@@ -573,6 +587,15 @@ export const ACP_TOOL_CASES: readonly AcpCase[] = [
     },
   },
 ];
+
+/** The session's mode as session/new reported it (`modes.currentModeId`), or `(none reported)`. */
+function sessionMode(run: AcpRun): string {
+  for (const message of run.connection.received()) {
+    const modes = (message.result as { modes?: { currentModeId?: unknown } } | undefined)?.modes;
+    if (typeof modes?.currentModeId === "string") return JSON.stringify(modes.currentModeId);
+  }
+  return "(none reported)";
+}
 
 /** The list field `name` of a request's params, its object items only. */
 function listOf(params: unknown, name: string): Json[] {
