@@ -53,6 +53,8 @@ export const FAKE_ACP_DEFECTS = [
   "replay-after-load-response",
   /** Writes files through `fs/write_text_file` although the client did not advertise it. */
   "calls-unadvertised-fs",
+  /** Sends `fs/write_text_file` a relative path (the schema asks for an absolute one). */
+  "fs-relative-path",
 ] as const;
 
 /** One defect of {@linkcode FAKE_ACP_DEFECTS}. */
@@ -350,7 +352,8 @@ class FakeAcpAgent {
       oldText = null;
     }
     if (this.#clientFs.writeTextFile || this.#defect === "calls-unadvertised-fs") {
-      const answer = await this.#ask("fs/write_text_file", { sessionId, path, content });
+      const sent = this.#defect === "fs-relative-path" ? path.slice(path.lastIndexOf("/") + 1) : path;
+      const answer = await this.#ask("fs/write_text_file", { sessionId, path: sent, content });
       // A client that refuses the method (it never advertised it): the agent writes the file itself.
       if (!("result" in answer)) Deno.writeTextFileSync(path, content);
     } else {

@@ -39,6 +39,7 @@ export const FAKE_ACP_VARIANTS: readonly FakeAcpVariant[] = [
   { defect: "silent-model-error", fails: ["cli/acp/model-error"] },
   { defect: "replay-after-load-response", fails: ["cli/acp/session-load"] },
   { defect: "calls-unadvertised-fs", fails: ["cli/acp/client-capabilities"] },
+  { defect: "fs-relative-path", fails: ["cli/acp/client-fs"] },
 ];
 
 /**

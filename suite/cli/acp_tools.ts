@@ -16,7 +16,14 @@ import type { ModelScript } from "../../src/mock_model/script.ts";
 import type { Sandbox } from "../../src/mock_model/sandbox.ts";
 import { fail, type Outcome, pass, skip, warn } from "../../src/outcome.ts";
 import { type AcpCase, openSession, resultOf, turnOf } from "./acp_case.ts";
-import { type AcpRun, PROMPT_MS, responsesTo, updateKind, updatesOf } from "./acp_session.ts";
+import {
+  type AcpRun,
+  type ClientCapabilities,
+  PROMPT_MS,
+  responsesTo,
+  updateKind,
+  updatesOf,
+} from "./acp_session.ts";
 
 /** How long after a response late lines, and late effects on disk, are waited for, before the multiplier. */
 const SETTLE_MS = 1_000;
@@ -126,8 +133,12 @@ interface ToolTurn {
 }
 
 /** Opens a session, sends `text` as a prompt and waits for the turn to end and late lines to settle. */
-async function toolTurn(run: AcpRun, text: string): Promise<ToolTurn | Outcome> {
-  const opened = await openSession(run);
+async function toolTurn(
+  run: AcpRun,
+  text: string,
+  capabilities?: ClientCapabilities,
+): Promise<ToolTurn | Outcome> {
+  const opened = await openSession(run, capabilities);
   if (typeof opened !== "string") return opened;
   const { id, response } = await run.connection.request(
     "session/prompt",
@@ -586,7 +597,101 @@ export const ACP_TOOL_CASES: readonly AcpCase[] = [
       });
     },
   },
+  {
+    name: "client-fs",
+    title: "client fs advertised: the agent's file write goes through fs/write_text_file, well-formed",
+    clause: "v1/file-system: with fs.writeTextFile advertised the Agent may call fs/write_text_file with " +
+      '"sessionId", "path" ("Absolute path to the file") and "content"; "The Client MUST create the file if it ' +
+      "doesn't exist\"",
+    needsTools: true,
+    model: scripted((runner) => writeScript(runner, editPath, CONTENT)),
+    async run(run) {
+      const { sandbox } = run;
+      run.connection.answerAgentRequests(permissionAnswer("allow", clientFs(sandbox)));
+      const path = editPath(sandbox);
+      const turn = await toolTurn(run, `@@acp write ${path} ${CONTENT} Write the file ${path}.`, {
+        fs: { readTextFile: true, writeTextFile: true },
+        terminal: false,
+      });
+      if (!("sessionId" in turn)) return turn;
+      const entries = run.connection.transcript;
+      const calls = agentRequests(entries, "fs/");
+      const problems = calls.flatMap((call) => {
+        const params = isObject(call.params) ? call.params : {};
+        const wrong: string[] = [];
+        if (params.sessionId !== turn.sessionId) wrong.push(`sessionId ${JSON.stringify(params.sessionId)}`);
+        if (typeof params.path !== "string" || !params.path.startsWith("/")) {
+          wrong.push(`path ${JSON.stringify(params.path)} not absolute`);
+        }
+        if (call.method === "fs/write_text_file" && typeof params.content !== "string") {
+          wrong.push("no content");
+        }
+        return wrong.length > 0 ? [`${String(call.method)}: ${wrong.join(", ")}`] : [];
+      });
+      if (problems.length > 0) return fail(problems.join("; "));
+      const writes = calls.filter((call) =>
+        call.method === "fs/write_text_file" && (call.params as Json).path === path
+      );
+      const written = await exists(path);
+      if (writes.length === 0 && calls.length > 0 && !written) {
+        // It went through the client (a read first, say), then gave the edit up: a new file cannot be made.
+        const failed = toolUpdates(entries, turn.sessionId).filter((u) => u.status === "failed");
+        return fail(
+          `the edit of a new file failed through the client: the agent called ` +
+            `${
+              calls.map((c) => c.method).join(", ")
+            } (a missing file answered -32002 "Resource not found"), ` +
+            `then no fs/write_text_file and ${EDIT_FILE} was never written` +
+            (failed.length > 0
+              ? `; tool call failed: ${JSON.stringify(failed[0]!.content ?? null).slice(0, 200)}`
+              : ""),
+        );
+      }
+      if (writes.length === 0) {
+        return warn(
+          written
+            ? `fs.writeTextFile advertised, but the agent wrote ${EDIT_FILE} itself (the spec lets it; ` +
+              `fs calls: ${calls.map((c) => c.method).join(", ") || "none"})`
+            : `no fs/write_text_file and ${EDIT_FILE} not written: nothing to judge`,
+        );
+      }
+      const content = await Deno.readTextFile(path).catch(() => "");
+      if (!content.includes(CONTENT)) {
+        return fail(`fs/write_text_file wrote ${JSON.stringify(content)}, not the edit`);
+      }
+      return pass({
+        observed: `${writes.length} fs/write_text_file call(s) for ${path} with an absolute path and the ` +
+          `edit's content, written by the client (${calls.length} fs call(s) in all)`,
+      });
+    },
+  },
 ];
+
+/**
+ * The client's `fs/*` methods over the sandbox: read and write a text file at an absolute path inside the
+ * sandbox's HOME; anything else is refused.
+ */
+function clientFs(sandbox: Sandbox): AgentRequestHandler {
+  return (message) => {
+    const params = isObject(message.params) ? message.params : {};
+    const path = params.path;
+    if (
+      (message.method !== "fs/read_text_file" && message.method !== "fs/write_text_file") ||
+      typeof path !== "string" || !path.startsWith(`${sandbox.home}/`) || path.includes("/../")
+    ) {
+      return REFUSE_AGENT_REQUESTS(message);
+    }
+    try {
+      if (message.method === "fs/write_text_file") {
+        Deno.writeTextFileSync(path, String(params.content ?? ""));
+        return { result: {} };
+      }
+      return { result: { content: Deno.readTextFileSync(path) } };
+    } catch (error) {
+      return { error: { code: -32002, message: `Resource not found: ${(error as Error).message}` } };
+    }
+  };
+}
 
 /** The session's mode as session/new reported it (`modes.currentModeId`), or `(none reported)`. */
 function sessionMode(run: AcpRun): string {
