@@ -85,7 +85,9 @@ export const WEIGHTS: Readonly<Record<string, number>> = {
   // Alone, 2026-12-05, load 5-35 (docs/performance.md): wall seconds.
   "tests/hosts/web/reference_variants_test.ts": 900,
   "tests/hosts/cli/capability_behavior_e2e_test.ts": 328,
-  "tests/hosts/cli/acp_e2e_test.ts": 110,
+  // 17 ACP cases on 8 agents since the tool cases (2026-12-05, beside a second job): three agents hang on a
+  // model HTTP 500 until the case's 180 s bound.
+  "tests/hosts/cli/acp_e2e_test.ts": 950,
   "tests/hosts/cli/reference_agent_variants_test.ts": 157,
   "tests/hosts/cli/mock_model_e2e_test.ts": 128,
   "tests/binary/compile_test.ts": 121,
