@@ -27,6 +27,12 @@ import {
 
 /** How long after a response late lines, and late effects on disk, are waited for, before the multiplier. */
 const SETTLE_MS = 1_000;
+/**
+ * How long a turn whose every model call answers HTTP 500 may take to answer (scaled): nothing is left to wait
+ * for but the agent's own retries, and past a minute the client sees a hang. Shorter than a working turn's
+ * PROMPT_MS, so an agent that hangs there holds a run slot for a minute, not a minute and a half.
+ */
+const MODEL_ERROR_MS = 60_000;
 /** The file the edit cases write (absolute, in the session's cwd). */
 const EDIT_FILE = "conformance-edit.txt";
 /** The file the permission cases' shell command writes (absolute, in the session's cwd). */
@@ -465,11 +471,11 @@ export const ACP_TOOL_CASES: readonly AcpCase[] = [
       const { id, response } = await run.connection.request(
         "session/prompt",
         { sessionId: opened, prompt: [{ type: "text", text: "@@acp model-error Reply with OK." }] },
-        PROMPT_MS * run.k,
+        MODEL_ERROR_MS * run.k,
       );
       if (response === "timeout") {
         return fail(
-          `no session/prompt response within ${PROMPT_MS * run.k} ms of a model that answers HTTP 500`,
+          `no session/prompt response within ${MODEL_ERROR_MS * run.k} ms of a model that answers HTTP 500`,
         );
       }
       if (response === "exited") return fail("the agent exited instead of answering the failed turn");
