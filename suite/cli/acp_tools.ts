@@ -348,12 +348,9 @@ export const ACP_TOOL_CASES: readonly AcpCase[] = [
     needsTools: true,
     model: scripted((runner) => shellScript(runner, (sandbox) => shellCommand(permissionPath(sandbox)))),
     async run(run) {
-      run.connection.answerAgentRequests(permissionAnswer("reject"));
-      const path = permissionPath(run.sandbox);
-      const turn = await toolTurn(run, `@@acp shell ${path} Run: ${shellCommand(path)}`);
-      if (!("sessionId" in turn)) return turn;
-      const asked = agentRequests(run.connection.transcript, "session/request_permission");
-      const written = await exists(path);
+      const asking = await permissionTurn(run, "reject");
+      if (!("turn" in asking)) return asking;
+      const { turn, asked, written } = asking;
       if (asked.length === 0) {
         // The spec lets an agent run a tool without asking (MAY): its mode decides, so no verdict on rejection.
         return warn(
@@ -364,11 +361,8 @@ export const ACP_TOOL_CASES: readonly AcpCase[] = [
         );
       }
       const request = asked[0]!.params;
-      const problems = permissionRequestProblems(request);
-      if (problems.length > 0) return fail(`session/request_permission: ${problems.join("; ")}`);
-      if (!listOf(request, "options").some((o) => String(o.kind).startsWith("reject_"))) {
-        return fail("session/request_permission offered no reject option");
-      }
+      const malformed = permissionRequestFault(request, "reject");
+      if (malformed) return malformed;
       if (written) return fail(`the command ran after it was rejected: ${PERMISSION_FILE} is on disk`);
       return pass({
         observed: `${asked.length} permission request(s) with options ` +
@@ -388,12 +382,9 @@ export const ACP_TOOL_CASES: readonly AcpCase[] = [
     needsTools: true,
     model: scripted((runner) => shellScript(runner, (sandbox) => shellCommand(permissionPath(sandbox)))),
     async run(run) {
-      run.connection.answerAgentRequests(permissionAnswer("allow"));
-      const path = permissionPath(run.sandbox);
-      const turn = await toolTurn(run, `@@acp shell ${path} Run: ${shellCommand(path)}`);
-      if (!("sessionId" in turn)) return turn;
-      const asked = agentRequests(run.connection.transcript, "session/request_permission");
-      const written = await exists(path);
+      const asking = await permissionTurn(run, "allow");
+      if (!("turn" in asking)) return asking;
+      const { turn, asked, written } = asking;
       if (asked.length === 0) {
         return warn(
           `no session/request_permission (the command ${written ? "ran" : "did not run"} unasked; session ` +
@@ -401,11 +392,8 @@ export const ACP_TOOL_CASES: readonly AcpCase[] = [
         );
       }
       const request = asked[0]!.params;
-      const problems = permissionRequestProblems(request);
-      if (problems.length > 0) return fail(`session/request_permission: ${problems.join("; ")}`);
-      if (!listOf(request, "options").some((o) => String(o.kind).startsWith("allow_"))) {
-        return fail("session/request_permission offered no allow option");
-      }
+      const malformed = permissionRequestFault(request, "allow");
+      if (malformed) return malformed;
       if (!written) return fail(`allowed, but the command never ran: ${PERMISSION_FILE} is absent`);
       // The request, or the tool call it names as reported before it (the spec's example request carries
       // only the toolCallId), must show the command the client is asked about.
@@ -700,6 +688,34 @@ function clientFs(sandbox: Sandbox): AgentRequestHandler {
 }
 
 /** The session's mode as session/new reported it (`modes.currentModeId`), or `(none reported)`. */
+/**
+ * The permission cases' turn: every session/request_permission answered `answer`, the scripted shell command
+ * prompted, then what the agent asked and whether the command's file is on disk; or the turn's own outcome.
+ */
+async function permissionTurn(
+  run: AcpRun,
+  answer: "allow" | "reject",
+): Promise<
+  { turn: ToolTurn; asked: JsonRpcMessage[]; written: boolean } | Outcome
+> {
+  run.connection.answerAgentRequests(permissionAnswer(answer));
+  const path = permissionPath(run.sandbox);
+  const turn = await toolTurn(run, `@@acp shell ${path} Run: ${shellCommand(path)}`);
+  if (!("sessionId" in turn)) return turn;
+  const asked = agentRequests(run.connection.transcript, "session/request_permission");
+  return { turn, asked, written: await exists(path) };
+}
+
+/** A FAIL when a permission request is malformed or offers no option of `kind`; `null` when it is fine. */
+function permissionRequestFault(request: unknown, kind: "allow" | "reject"): Outcome | null {
+  const problems = permissionRequestProblems(request);
+  if (problems.length > 0) return fail(`session/request_permission: ${problems.join("; ")}`);
+  if (!listOf(request, "options").some((o) => String(o.kind).startsWith(`${kind}_`))) {
+    return fail(`session/request_permission offered no ${kind} option`);
+  }
+  return null;
+}
+
 function sessionMode(run: AcpRun): string {
   for (const message of run.connection.received()) {
     const modes = (message.result as { modes?: { currentModeId?: unknown } } | undefined)?.modes;
