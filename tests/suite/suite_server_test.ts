@@ -88,25 +88,30 @@ async function startSuiteServer(...flags: string[]): Promise<SuiteServerProcess>
   };
 }
 
+/** `deno run` arguments that start `conformance ARGS` writing only under the folder that holds `scratch`. */
+function conformanceArgs(scratch: string, args: readonly string[]): string[] {
+  return [
+    "run",
+    "--quiet",
+    "--no-prompt",
+    "--allow-read",
+    `--allow-write=${dirname(scratch)}`,
+    "--allow-env",
+    "--allow-sys",
+    "--allow-run",
+    "--allow-net=127.0.0.1,localhost,[::1]",
+    "main.ts",
+    ...args,
+  ];
+}
+
 /** `conformance ARGS` as a user starts it; it may write only under the temporary folder. */
 async function conformance(args: string[]) {
   const scratch = await Deno.makeTempDir({ prefix: "conformance-suite-server-" });
   try {
     return await runDetached(
       Deno.execPath(),
-      [
-        "run",
-        "--quiet",
-        "--no-prompt",
-        "--allow-read",
-        `--allow-write=${dirname(scratch)}`,
-        "--allow-env",
-        "--allow-sys",
-        "--allow-run",
-        "--allow-net=127.0.0.1,localhost,[::1]",
-        "main.ts",
-        ...args,
-      ],
+      conformanceArgs(scratch, args),
       { cwd: ROOT, env: { NO_COLOR: "1" } },
     );
   } finally {
@@ -353,24 +358,7 @@ Deno.test({
   const scratch = await Deno.makeTempDir({ prefix: "conformance-suite-server-" });
   await Deno.remove(scratch);
   const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--quiet",
-      "--no-prompt",
-      "--allow-read",
-      `--allow-write=${dirname(scratch)}`,
-      "--allow-env",
-      "--allow-sys",
-      "--allow-run",
-      "--allow-net=127.0.0.1,localhost,[::1]",
-      "main.ts",
-      "list",
-      "tests",
-      "--host",
-      "reference",
-      "--suite-server",
-      server.url,
-    ],
+    args: conformanceArgs(scratch, ["list", "tests", "--host", "reference", "--suite-server", server.url]),
     cwd: ROOT,
     stdin: "null",
     stdout: "piped",
