@@ -6,13 +6,12 @@
  * `conformance` runs as a user starts it (`deno run … main.ts`), so its exit codes and one-line errors are
  * the ones a user sees.
  */
+import { inspectorInstalled } from "../hosts/web/_inspector.ts";
 import assert from "node:assert/strict";
 import { dirname } from "node:path";
-import { shimPath } from "../../hosts/installed.ts";
 import { mcpInspectorYaml } from "../../hosts/web/mcp_inspector.ts";
 import { freeLoopbackPort } from "../../hosts/web/_server_process.ts";
-import { MCP_INSPECTOR_ID, startInspector } from "../../hosts/web/mcp_inspector_process.ts";
-import { binEnvName } from "../../src/exec/find_executable.ts";
+import { startInspector } from "../../hosts/web/mcp_inspector_process.ts";
 import { groupAlive, killGroup } from "../../src/exec/process_group.ts";
 import type { RunReport } from "../../src/report/schema.ts";
 import { chromiumPath } from "../../src/runner/chromium.ts";
@@ -129,16 +128,6 @@ async function runReport(args: string[]): Promise<{ code: number; report: RunRep
     throw new Error(`exit ${run.code}, no JSON report:\n${run.stdout}\n${run.stderr}`);
   }
   return { code: run.code, report, stderr: run.stderr };
-}
-
-/** Whether `hosts:install` (or `CONFORMANCE_MCP_INSPECTOR_BIN`) provides the Inspector. */
-function inspectorInstalled(): boolean {
-  if (Deno.env.get(binEnvName(MCP_INSPECTOR_ID))) return true;
-  try {
-    return Deno.statSync(shimPath(MCP_INSPECTOR_ID)).isFile;
-  } catch {
-    return false;
-  }
 }
 
 /** The results that are not among the verdicts `deserved` (by the suite's own id) allows. */

@@ -5,12 +5,10 @@
  * with the old meanings (a miss as `ok: true`, tool names inside `{ tools }`, no `viewSandboxed`, a thrown
  * error for `open-link` or an unknown kind) FAILs one of them.
  */
+import { inspectorInstalled } from "../hosts/web/_inspector.ts";
 import assert from "node:assert/strict";
-import { shimPath } from "../../hosts/installed.ts";
 import { McpInspectorHost } from "../../hosts/web/mcp_inspector.ts";
-import { MCP_INSPECTOR_ID } from "../../hosts/web/mcp_inspector_process.ts";
 import { ReferenceHost } from "../../hosts/web/reference.ts";
-import { binEnvName } from "../../src/exec/find_executable.ts";
 import { groupAlive } from "../../src/exec/process_group.ts";
 import { chromiumPath } from "../../src/runner/chromium.ts";
 import { Runner } from "../../src/runner/runner.ts";
@@ -64,16 +62,6 @@ Deno.test({
   }
   assert.ok(pid !== null && !(await groupAlive(pid)), "the browser's process group is gone");
 });
-
-/** Whether `hosts:install` (or `CONFORMANCE_MCP_INSPECTOR_BIN`) provides the Inspector. */
-function inspectorInstalled(): boolean {
-  if (Deno.env.get(binEnvName(MCP_INSPECTOR_ID))) return true;
-  try {
-    return Deno.statSync(shimPath(MCP_INSPECTOR_ID)).isFile;
-  } catch {
-    return false;
-  }
-}
 
 Deno.test({
   name: "the upstream-shaped suite on the MCP Inspector: its download confirm() is held for the consent",

@@ -5,8 +5,8 @@
  * becomes a SKIP or a WARN fails), every non-PASS with a reason, and nothing left running: the Inspector's process group, the browser, the servers. Ignored only
  * when the Inspector is not installed (or there is no Chromium); a broken install fails.
  */
+import { inspectorInstalled } from "./_inspector.ts";
 import assert from "node:assert/strict";
-import { shimPath } from "../../../hosts/installed.ts";
 import { configHosts } from "../../../hosts/from_config.ts";
 import {
   MCP_INSPECTOR_HOST,
@@ -22,7 +22,6 @@ import {
 } from "../../../hosts/web/mcp_inspector_process.ts";
 import { freeLoopbackPort } from "../../../hosts/web/_server_process.ts";
 import { yamlHostCapabilities } from "../../../hosts/web/yaml_host.ts";
-import { binEnvName } from "../../../src/exec/find_executable.ts";
 import { groupAlive } from "../../../src/exec/process_group.ts";
 import { parseConfig } from "../../../src/config.ts";
 import { type ExpectationSet, loadExpectations } from "../../../src/expectations.ts";
@@ -32,16 +31,6 @@ import { chromiumPath } from "../../../src/runner/chromium.ts";
 import type { HostSetupOptions } from "../../../src/runner/host.ts";
 import { runApps } from "./_apps_run.ts";
 import { exactMismatches, type GateRow } from "../../_exact.ts";
-
-/** Whether `hosts:install` (or `CONFORMANCE_MCP_INSPECTOR_BIN`) provides the Inspector. */
-function inspectorInstalled(): boolean {
-  if (Deno.env.get(binEnvName(MCP_INSPECTOR_ID))) return true;
-  try {
-    return Deno.statSync(shimPath(MCP_INSPECTOR_ID)).isFile;
-  } catch {
-    return false;
-  }
-}
 
 const ignore = !inspectorInstalled() || chromiumPath() === null;
 
