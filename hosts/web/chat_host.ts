@@ -344,6 +344,9 @@ export class ChatHost extends BrowserHost {
     await this.#pacer.step(context.signal);
     if (commit.labels.length > 0) await clickByLabel(this.page, commit.labels, 3_000, context.signal);
     if (commit.awaitDraft) await this.#draftLanded(context);
+    // A host that sends the app's message itself (the mcp-use Inspector's chat) leaves the composer empty:
+    // there is nothing to commit, and its send button is then disabled or stops the reply being generated.
+    if (await this.#composerText() === "") return clicked;
     for (const selector of commit.selectors) {
       const target = this.page.locator(selector).first();
       if (await target.isVisible().catch(() => false)) {
@@ -360,17 +363,25 @@ export class ChatHost extends BrowserHost {
   async #draftLanded(context: CapabilityContext): Promise<void> {
     const deadline = Date.now() + 6_000;
     while (Date.now() < deadline && !context.signal.aborted) {
-      for (const selector of this.#options.dom.composer) {
-        const composer = this.page.locator(selector).first();
-        const text = await composer.evaluate((node) =>
-          node instanceof HTMLInputElement || node instanceof HTMLTextAreaElement
-            ? node.value
-            : node.textContent ?? ""
-        ).catch(() => "");
-        if (text.trim() !== "") return;
-      }
+      const text = await this.#composerText();
+      if (text !== null && text !== "") return;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
+  }
+
+  /** The text of the first visible composer, trimmed; `null` when no composer shows. */
+  async #composerText(): Promise<string | null> {
+    for (const selector of this.#options.dom.composer) {
+      const composer = this.page.locator(selector).first();
+      if (!await composer.isVisible().catch(() => false)) continue;
+      const text = await composer.evaluate((node) =>
+        node instanceof HTMLInputElement || node instanceof HTMLTextAreaElement
+          ? node.value
+          : node.textContent ?? ""
+      ).catch(() => null);
+      if (text !== null) return text.trim();
+    }
+    return null;
   }
 
   /** Reads the conversation until the marker shows or the deadline passes; `ok` says it showed. */
