@@ -35,6 +35,7 @@ import { REFERENCE_HOST, REFERENCE_VARIANT_HOSTS } from "./web/reference.ts";
 import { MCP_UI_HOST } from "./web/mcp_ui.ts";
 import { MCP_INSPECTOR_HOST } from "./web/mcp_inspector.ts";
 import { MCP_USE_HOST } from "./web/mcp_use.ts";
+import { MCP_USE_CHAT_HOST } from "./web/mcp_use_chat.ts";
 import { CHATGPT_HOST } from "./web/chatgpt.ts";
 import { CLAUDE_AI_HOST } from "./web/claude_ai.ts";
 import { MISTRAL_HOST } from "./web/mistral.ts";
@@ -73,6 +74,7 @@ export const HOSTS: readonly HostEntry[] = [
   MCP_UI_HOST,
   MCP_INSPECTOR_HOST,
   MCP_USE_HOST,
+  MCP_USE_CHAT_HOST,
   CHATGPT_HOST,
   CLAUDE_AI_HOST,
   MISTRAL_HOST,

@@ -49,6 +49,7 @@ export const BROWSER: readonly string[] = [
   "tests/hosts/web/claude_ai_test.ts",
   "tests/hosts/web/mcp_inspector_test.ts",
   "tests/hosts/web/mcp_ui_test.ts",
+  "tests/hosts/web/mcp_use_chat_test.ts",
   "tests/hosts/web/mcp_use_test.ts",
   "tests/hosts/web/mistral_test.ts",
   "tests/hosts/web/reference_unreachable_control_test.ts",
@@ -96,6 +97,8 @@ export const WEIGHTS: Readonly<Record<string, number>> = {
   "tests/tools/ci_workflow_test.ts": 26,
   // Alone, 2026-12-05, load ~30: wall seconds (two runs through the full teardown and request timeouts).
   "tests/hosts/web/yaml_of_view_test.ts": 115,
+  // Alone, 2026-12-05, load ~10: wall seconds (the whole catalogue through the mcp-use Chat tab).
+  "tests/hosts/web/mcp_use_chat_test.ts": 45,
   // Fresh-clone CI, 2026-12-05, alone at the end then: wall seconds.
   "tests/robustness/interrupt_soak_test.ts": 155,
 };
