@@ -6,7 +6,6 @@
  * Chromium); a broken install fails.
  */
 import assert from "node:assert/strict";
-import { shimPath } from "../../../hosts/installed.ts";
 import { MCP_USE_HOST, mcpUseConfig, type McpUseHost, mcpUseYaml } from "../../../hosts/web/mcp_use.ts";
 import {
   MCP_USE_BINARY,
@@ -17,7 +16,6 @@ import {
 } from "../../../hosts/web/mcp_use_process.ts";
 import { freeLoopbackPort } from "../../../hosts/web/_server_process.ts";
 import { yamlHostCapabilities } from "../../../hosts/web/yaml_host.ts";
-import { binEnvName } from "../../../src/exec/find_executable.ts";
 import { groupAlive } from "../../../src/exec/process_group.ts";
 import { parseConfig } from "../../../src/config.ts";
 import { loadExpectations } from "../../../src/expectations.ts";
@@ -25,18 +23,10 @@ import type { AppsHostEntry } from "../../../src/host.ts";
 import { chromiumPath } from "../../../src/runner/chromium.ts";
 import type { HostSetupOptions } from "../../../src/runner/host.ts";
 import { runApps } from "./_apps_run.ts";
+import { mcpUseInstalled } from "./_mcp_use.ts";
 import { exactMismatches, type GateRow } from "../../_exact.ts";
 
-function installed(): boolean {
-  if (Deno.env.get(binEnvName(MCP_USE_ID))) return true;
-  try {
-    return Deno.statSync(shimPath(MCP_USE_BINARY)).isFile;
-  } catch {
-    return false;
-  }
-}
-
-const ignore = !installed() || chromiumPath() === null;
+const ignore = !mcpUseInstalled() || chromiumPath() === null;
 
 const EXPECTATIONS = new URL("../../../hosts/expectations/mcp-use.yaml", import.meta.url).pathname;
 
