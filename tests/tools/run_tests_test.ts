@@ -190,6 +190,8 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
             const sleeper = new Deno.Command("sleep", { args: ["300"], stdin: "null", stdout: "null" }).spawn();
             await Deno.writeTextFile(${JSON.stringify(join(dir, label))}, \`\${Deno.pid} \${sleeper.pid}\`);
             await sleeper.status;
+            // The signal also reaches the sleep (same group): the test must not end as a pass when it dies.
+            await new Promise(() => setInterval(() => {}, 1_000));
           } });\n`;
         for (const label of ["a", "b"]) await Deno.writeTextFile(join(dir, `${label}_test.ts`), hang(label));
         await Deno.writeTextFile(join(dir, "c_test.ts"), `Deno.test("never starts", () => {});\n`);
