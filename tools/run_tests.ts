@@ -471,9 +471,29 @@ async function main(args: readonly string[]): Promise<number> {
       `${finished.length} job(s) in ${seconds.toFixed(0)} s, ${options.jobs} at a time; ` +
         `${failed.length} failed${notRun.length ? `, ${notRun.length} not run` : ""}; ${JUNIT}`,
     );
+    // The end of a long log is what a CI page keeps: each failure's reason again, short, last.
+    for (const result of failed) console.log(`\n${result.job.name}: ${failureRecap(result.output)}`);
   }
   if (stopSignal !== undefined) return stopSignal === "SIGINT" ? 130 : 143;
   return failed.length > 0 ? 1 : 0;
+}
+
+/**
+ * What a failed file's output says went wrong, short: the `ERRORS` block deno test prints (the assertion and
+ * where), without colours, at most `limit` characters; else the output's last lines.
+ *
+ * @example
+ * ```ts
+ * const recap = failureRecap("ok 1\n\n ERRORS \n\nbroken => ./a_test.ts:2:6\nerror: Error: no\n\n FAILURES \n");
+ * console.assert(recap.startsWith("broken => ./a_test.ts:2:6"));
+ * ```
+ */
+export function failureRecap(output: string, limit = 2_000): string {
+  // deno-lint-ignore no-control-regex
+  const plain = output.replace(/\x1b\[[0-9;]*m/g, "");
+  const errors = /^ ERRORS $([\s\S]*?)(?:^ FAILURES $|$(?![\s\S]))/m.exec(plain)?.[1]?.trim();
+  const text = errors || plain.trimEnd().split("\n").slice(-15).join("\n");
+  return text.length > limit ? `${text.slice(0, limit)} […]` : text;
 }
 
 function report(result: Finished, live: boolean): void {

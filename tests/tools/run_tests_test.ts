@@ -169,6 +169,13 @@ Deno.test({
       assert.match(out, /^FAILED .* fail_test\.ts/m);
       assert.match(out, /^ok .* pass_test\.ts/m);
       assert.match(out, /broken on purpose/, "a failed file's output is printed");
+      const recap = out.slice(out.lastIndexOf("job(s) in "));
+      assert.match(
+        recap,
+        /fail_test\.ts: broken => \.\/fail_test\.ts:\d+:\d+\nerror: Error: broken on purpose/,
+        recap,
+      );
+      assert.doesNotMatch(recap, /FAILURES|\x1b/, "the recap is the ERRORS block alone, without colours");
       const times = JSON.parse(await Deno.readTextFile(join(dir, "dist", "test-times.json")));
       assert.deepEqual(Object.keys(times.times).sort(), ["deno check", ...Object.keys(FILES)].sort());
       assert.equal((await Array.fromAsync(Deno.readDir(join(dir, "dist")))).length, 2, "parts are removed");
