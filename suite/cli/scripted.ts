@@ -20,7 +20,9 @@ import type { CliTier } from "./tier.ts";
 /** The scripted tier. */
 export const scriptedTier: CliTier = {
   name: "scripted",
-  timeoutMs: 30_000,
+  // A guard against a hang, not a speed bound: each case's own limits say when the host is late. The 100 MB
+  // flood needs over 30 s on a two-core machine at load 40 (a fresh clone's CI beside other jobs).
+  timeoutMs: 120_000,
   list(entry: CliHostEntry): TestCase[] {
     return entry.runner.scripted
       ? SCRIPTED_CASES.map((row) => ({ id: `cli/scripted/${row.name}`, title: row.title }))
