@@ -71,9 +71,15 @@ export class McpUseHost extends YamlWebHost {
   #process: McpUseProcess | null = null;
   #pid: number | null = null;
 
-  /** Picks the UI port now (the page URL names it); the server gets a free one at setup. */
-  constructor(port: number = freeLoopbackPort()) {
-    super(mcpUseConfig({ port, listen: "127.0.0.1:0" }));
+  /**
+   * Picks the UI port now (the page URL names it); the server gets a free one at setup. `describe` gives the
+   * YAML description for that port (another tab of the same Inspector: hosts/web/mcp_use_chat.ts).
+   */
+  constructor(
+    port: number = freeLoopbackPort(),
+    describe: (options: McpUseYamlOptions) => WebHostConfig = mcpUseConfig,
+  ) {
+    super(describe({ port, listen: "127.0.0.1:0" }));
     this.#port = port;
   }
 

@@ -17,29 +17,18 @@
  */
 import type { Page } from "playwright-core";
 import { parseConfig, type WebHostConfig } from "../../src/config.ts";
-import { APPS_DEADLINES } from "../../src/runner/deadlines.ts";
-import { scaled } from "../../src/time.ts";
 import type { AppsHostEntry } from "../../src/host.ts";
 import { type ChatModel, type ChatModelTurn, startChatModel } from "../../src/mock_model/chat.ts";
-import { yamlHostCapabilities, YamlWebHost } from "./yaml_host.ts";
+import { yamlHostCapabilities } from "./yaml_host.ts";
 import { freeLoopbackPort } from "./_server_process.ts";
-import { MCP_USE_BINARY, type McpUseProcess, startMcpUse } from "./mcp_use_process.ts";
+import { McpUseHost, type McpUseYamlOptions } from "./mcp_use.ts";
+import { MCP_USE_BINARY } from "./mcp_use_process.ts";
 
 /** The registry id. */
 export const MCP_USE_CHAT_ID = "mcp-use-chat";
 
 /** The model name the Inspector is configured with (the mock model answers any). */
 export const MCP_USE_CHAT_MODEL = "conformance-mock";
-
-/** Where the UI and the conformance server listen, as the YAML names them. */
-export interface McpUseChatYamlOptions {
-  /** The host id; `mcp-use-chat` is the built-in one, so a config file needs another. */
-  readonly id?: string;
-  /** The Inspector's UI port (`--port`). */
-  readonly port?: number;
-  /** Where the harness starts the conformance server (`server.listen`); `127.0.0.1:6281` when absent. */
-  readonly listen?: string;
-}
 
 /**
  * The mcp-use Inspector's Chat tab described as a YAML web host; the selectors are the `data-testid`s of its
@@ -52,7 +41,7 @@ export interface McpUseChatYamlOptions {
  * console.log(mcpUseChatYaml({ id: "my-mcp-use-chat", port: 6275 }));
  * ```
  */
-export function mcpUseChatYaml(options: McpUseChatYamlOptions = {}): string {
+export function mcpUseChatYaml(options: McpUseYamlOptions = {}): string {
   return `hosts:
   - id: ${options.id ?? MCP_USE_CHAT_ID}
     kind: web
@@ -76,7 +65,7 @@ export function mcpUseChatYaml(options: McpUseChatYamlOptions = {}): string {
 }
 
 /** The description of {@linkcode mcpUseChatYaml}, parsed and schema-checked as a config file is. */
-export function mcpUseChatConfig(options: McpUseChatYamlOptions = {}): WebHostConfig {
+export function mcpUseChatConfig(options: McpUseYamlOptions = {}): WebHostConfig {
   const [host] = parseConfig(mcpUseChatYaml(options), "hosts/web/mcp_use_chat.ts").hosts;
   if (host?.kind !== "web") throw new TypeError("The mcp-use Chat tab's description must be one web host");
   return host;
@@ -107,23 +96,17 @@ export function mcpUseChatStorage(baseUrl: string): Record<string, string> {
   };
 }
 
-/** The mcp-use Inspector's Chat tab against the mock model, started by this host on free loopback ports. */
-export class McpUseChatHost extends YamlWebHost {
-  readonly #port: number;
-  #process: McpUseProcess | null = null;
+/**
+ * The mcp-use Inspector's Chat tab against the mock model: the Tools-tab host's Inspector process, its model
+ * settings written to the page's storage before the UI opens, and the mock model started beside it.
+ */
+export class McpUseChatHost extends McpUseHost {
   #model: ChatModel | null = null;
-  #pid: number | null = null;
   #journal: readonly ChatModelTurn[] = [];
 
   /** Picks the UI port now (the page URL names it); the server and the model get free ones at setup. */
   constructor(port: number = freeLoopbackPort()) {
-    super(mcpUseChatConfig({ port, listen: "127.0.0.1:0" }));
-    this.#port = port;
-  }
-
-  /** The process group of the Inspector this host last started, kept after teardown (to prove it gone). */
-  get processPid(): number | null {
-    return this.#pid;
+    super(port, mcpUseChatConfig);
   }
 
   /** How the mock model answered each chat request, kept after teardown (the last setup's). */
@@ -131,23 +114,9 @@ export class McpUseChatHost extends YamlWebHost {
     return this.#model?.journal() ?? this.#journal;
   }
 
-  /** Starts the mock model and the Inspector, writes the model settings, then opens its UI. */
+  /** Starts the mock model, writes its settings for the Inspector's origin, then starts the Inspector. */
   protected override async open(page: Page): Promise<void> {
-    const serverUrl = this.serverUrl;
-    if (serverUrl === null) throw new Error(`Host "${this.id}" has no conformance server to point at`);
     this.#model = await startChatModel();
-    this.#process = await startMcpUse({
-      serverUrl: serverUrl.href,
-      port: this.#port,
-      startTimeoutMs: scaled(APPS_DEADLINES.inspectorStartMs, this.options.timeoutMultiplier),
-      signal: this.options.signal,
-    });
-    this.#pid = this.#process.pid;
-    if (this.#process.uiUrl.port !== String(this.#port)) {
-      throw new Error(
-        `The mcp-use Inspector took port ${this.#process.uiUrl.port}, not ${this.#port} (it moves on when a port is taken)`,
-      );
-    }
     const storage = mcpUseChatStorage(this.#model.baseUrl);
     const origin = new URL(this.loginUrl).origin;
     await page.addInitScript(([entries, at]) => {
@@ -157,21 +126,15 @@ export class McpUseChatHost extends YamlWebHost {
     await super.open(page);
   }
 
-  /** Closes the browser and the server, then ends the Inspector's process group and stops the model. */
+  /** Closes the browser, the server and the Inspector's process group, then stops the model. */
   override async teardown(): Promise<void> {
     try {
       await super.teardown();
     } finally {
-      const running = this.#process;
       const model = this.#model;
-      this.#process = null;
       this.#model = null;
       if (model !== null) this.#journal = model.journal();
-      try {
-        await running?.close();
-      } finally {
-        await model?.stop();
-      }
+      await model?.stop();
     }
   }
 }
