@@ -90,7 +90,7 @@ async function readCsp(config: WebHostConfig): Promise<ConsoleMatch> {
 const REVEALED_ENTRIES = `    log:
       selector: "#monitor"
       entry: ".entry"
-      reveal: [{ click: "#expand", optional: true, timeoutMs: 500 }]
+      reveal: [{ click: "#expand", optional: true, timeoutMs: 5000 }]
 `;
 
 Deno.test({
