@@ -25,8 +25,11 @@ export const APPS_DEADLINES = {
   requestTimeoutMs: 30_000,
   /** What a request with its own deadline gets on top of it, for the host's round trips. */
   requestGraceMs: 5_000,
-  /** How long a launch step waits for its element, unless it says otherwise. */
-  stepTimeoutMs: 10_000,
+  /**
+   * How long a launch step waits for its element, unless it says otherwise: a bound against a host that never
+   * shows it, paid only then. 10 s was too short for the Inspector's tab bar after its connect at load 40.
+   */
+  stepTimeoutMs: 30_000,
   /** How long an `optional` launch step waits for its element before it is passed over. */
   optionalStepTimeoutMs: 2_000,
   /** How long a local host page (reference, mcp-ui) may take to load and connect to the server. */
