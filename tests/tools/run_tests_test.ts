@@ -175,6 +175,7 @@ Deno.test({
         /fail_test\.ts: broken => \.\/fail_test\.ts:\d+:\d+\nerror: Error: broken on purpose/,
         recap,
       );
+      // deno-lint-ignore no-control-regex
       assert.doesNotMatch(recap, /FAILURES|\x1b/, "the recap is the ERRORS block alone, without colours");
       const times = JSON.parse(await Deno.readTextFile(join(dir, "dist", "test-times.json")));
       assert.deepEqual(Object.keys(times.times).sort(), ["deno check", ...Object.keys(FILES)].sort());
