@@ -7,7 +7,8 @@
  * (default `OK`), one chunk per word; `@@acp write PATH TEXT` is an edit tool call that writes TEXT to PATH
  * (through the client's `fs/write_text_file` when it advertised it) and reports it as `diff` content;
  * `@@acp shell PATH` is a command tool call that asks `session/request_permission` first and, when allowed,
- * writes PATH (resolved against the session's cwd); `@@acp model-error` is a turn whose model call failed.
+ * writes PATH (resolved against the session's cwd), and ends the turn `cancelled` when it was cancelled while
+ * asking; `@@acp model-error` is a turn whose model call failed.
  * Sessions are kept under `$HOME/.fake-acp-agent/`, so a later process can `session/load` them.
  *
  * It imports nothing outside this folder: it is re-invoked per test and must start fast.
@@ -55,6 +56,11 @@ export const FAKE_ACP_DEFECTS = [
   "calls-unadvertised-fs",
   /** Sends `fs/write_text_file` a relative path (the schema asks for an absolute one). */
   "fs-relative-path",
+  /**
+   * Takes a permission request answered `cancelled` (the turn was cancelled while it was pending) for a
+   * rejection and finishes the turn with `end_turn` (github/copilot-cli#4561, in the permission path).
+   */
+  "cancelled-permission-ends-turn",
 ] as const;
 
 /** One defect of {@linkcode FAKE_ACP_DEFECTS}. */
@@ -312,6 +318,14 @@ class FakeAcpAgent {
     const shell = /@@acp shell (\S+)/.exec(text);
     if (shell) {
       await this.#shellTool(session, sessionId, shell[1]!);
+      // Cancelled while its permission request was pending: the turn ends there.
+      if (
+        turn.cancelled && this.#defect !== "ignores-cancel" &&
+        this.#defect !== "cancelled-permission-ends-turn"
+      ) {
+        this.#finish(turn, "cancelled");
+        return;
+      }
       say("DONE");
       this.#finish(turn, "end_turn");
       return;

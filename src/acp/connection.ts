@@ -41,10 +41,15 @@ export interface TranscriptEntry {
   readonly message: JsonRpcMessage | null;
 }
 
-/** How the client answers a request the agent sends (`session/request_permission`, `fs/*`, …). */
-export type AgentRequestHandler = (
-  message: JsonRpcMessage,
-) => { result: unknown } | { error: { code: number; message: string } };
+/** The client's answer to one of the agent's requests: a result or a JSON-RPC error. */
+export type AgentAnswer = { result: unknown } | { error: { code: number; message: string } };
+
+/**
+ * How the client answers a request the agent sends (`session/request_permission`, `fs/*`, …). A promise keeps
+ * the request pending until it settles, as a user deciding would: a test cancels the turn meanwhile and then
+ * answers `cancelled`.
+ */
+export type AgentRequestHandler = (message: JsonRpcMessage) => AgentAnswer | Promise<AgentAnswer>;
 
 /** Parses a line as a JSON-RPC 2.0 message: an object with `jsonrpc: "2.0"` and a method or an id. */
 export function parseMessage(raw: string): JsonRpcMessage | null {
@@ -158,7 +163,7 @@ export class AcpConnection implements AsyncDisposable {
   }
 
   async #answer(message: JsonRpcMessage): Promise<void> {
-    const answer = this.#onAgentRequest(message);
+    const answer = await this.#onAgentRequest(message);
     await this.sendMessage({ jsonrpc: "2.0", id: message.id, ...answer }).catch(() => {});
   }
 

@@ -15,6 +15,7 @@ import { fail, type Outcome, pass, skip, warn } from "../../src/outcome.ts";
 import type { TestCase } from "../../src/suite.ts";
 import { waitGroupGone } from "../../src/exec/process_group.ts";
 import {
+  CANCEL_MS,
   CLIENT_PROTOCOL_VERSION,
   initializeParams,
   PROMPT_MS,
@@ -39,8 +40,6 @@ const TEXT_PROMPT = "Reply with exactly the two letters OK and nothing else.";
 const SLOW_PROMPT = "@@acp slow Count from one to one hundred in words, one number per line.";
 /** How long after a response, or a cancel, late lines are waited for, before the multiplier. */
 const SETTLE_MS = 1_000;
-/** How long a cancelled turn may take to answer, and a short request to be answered, before the multiplier. */
-const CANCEL_MS = 10_000;
 /** How long the agent may take to exit once its stdin is closed, before the multiplier. */
 const EXIT_MS = 10_000;
 /** How long the agent's children may outlive it, before the multiplier. */

@@ -85,6 +85,8 @@ export interface AcpRun extends AsyncDisposable {
 export const INITIALIZE_MS = 60_000;
 /** How long one request may take to be answered, before the multiplier. */
 export const REQUEST_MS = 30_000;
+/** How long a cancelled turn may take to answer, and a short request to be answered, before the multiplier. */
+export const CANCEL_MS = 10_000;
 /** How long a text turn against the mock model may take, before the multiplier. */
 export const PROMPT_MS = 90_000;
 

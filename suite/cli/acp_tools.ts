@@ -9,7 +9,12 @@
  * @module
  */
 import { join } from "node:path";
-import type { AgentRequestHandler, JsonRpcMessage, TranscriptEntry } from "../../src/acp/connection.ts";
+import type {
+  AgentAnswer,
+  AgentRequestHandler,
+  JsonRpcMessage,
+  TranscriptEntry,
+} from "../../src/acp/connection.ts";
 import { REFUSE_AGENT_REQUESTS } from "../../src/acp/connection.ts";
 import type { HostRunner } from "../../src/exec/host_runner.ts";
 import type { ModelScript } from "../../src/mock_model/script.ts";
@@ -18,6 +23,7 @@ import { fail, type Outcome, pass, skip, warn } from "../../src/outcome.ts";
 import { type AcpCase, openSession, resultOf, turnOf } from "./acp_case.ts";
 import {
   type AcpRun,
+  CANCEL_MS,
   type ClientCapabilities,
   PROMPT_MS,
   responsesTo,
@@ -128,6 +134,39 @@ export function permissionAnswer(
         outcome: option ? { outcome: "selected", optionId: option.optionId } : { outcome: "cancelled" },
       },
     };
+  };
+}
+
+/** The outcome a client answers every pending permission request with once it has cancelled the turn. */
+const CANCELLED: AgentAnswer = { result: { outcome: { outcome: "cancelled" } } };
+
+/**
+ * The client of `permission-cancel`: it holds every `session/request_permission` pending (a user who has not
+ * decided yet) until {@linkcode cancel}, which answers them all `cancelled`, as does every later one of that
+ * turn; after {@linkcode allowFromNow} it allows. Every other agent request is refused (-32601).
+ */
+function cancellingGate() {
+  let state: "holding" | "cancelled" | "allowing" = "holding";
+  const pending: ((answer: AgentAnswer) => void)[] = [];
+  const allow = permissionAnswer("allow");
+  const handler: AgentRequestHandler = (message) => {
+    if (message.method !== "session/request_permission") return REFUSE_AGENT_REQUESTS(message);
+    if (state === "allowing") return allow(message);
+    if (state === "cancelled") return CANCELLED;
+    return new Promise<AgentAnswer>((resolve) => pending.push(resolve));
+  };
+  return {
+    handler,
+    /** Answers every held request `cancelled`; how many there were. */
+    cancel(): number {
+      state = "cancelled";
+      const held = pending.splice(0);
+      for (const resolve of held) resolve(CANCELLED);
+      return held.length;
+    },
+    allowFromNow(): void {
+      state = "allowing";
+    },
   };
 }
 
@@ -415,6 +454,93 @@ export const ACP_TOOL_CASES: readonly AcpCase[] = [
         observed: `asked with options ${listOf(request, "options").map((o) => o.kind).join(", ")}, the ` +
           `command shown ${inRequest ? "in the request" : "by the tool call it names"}; allowed; ` +
           `${PERMISSION_FILE} written`,
+      });
+    },
+  },
+  {
+    name: "permission-cancel",
+    title:
+      "session/cancel while a permission request is pending: one cancelled response, the tool never runs",
+    clause:
+      'v1/prompt-turn, Cancellation: the Client "MUST respond to all pending session/request_permission ' +
+      'requests with the cancelled outcome"; the Agent "MUST respond to the original session/prompt request ' +
+      'with the cancelled stop reason", its updates before that response',
+    needsTools: true,
+    model: scripted((runner) => shellScript(runner, (sandbox) => shellCommand(permissionPath(sandbox)))),
+    async run(run) {
+      const { connection, k } = run;
+      const gate = cancellingGate();
+      connection.answerAgentRequests(gate.handler);
+      const opened = await openSession(run);
+      if (typeof opened !== "string") return opened;
+      const sessionId = opened;
+      const path = permissionPath(run.sandbox);
+      const prompt = {
+        sessionId,
+        prompt: [{ type: "text", text: `@@acp shell ${path} Run: ${shellCommand(path)}` }],
+      };
+      const turn = await connection.start("session/prompt", prompt, PROMPT_MS * k);
+      const first = await connection.waitFor(
+        (entry) =>
+          entry.message?.method === "session/request_permission" ||
+          (entry.message?.method === undefined && entry.message?.id === turn.id),
+        PROMPT_MS * k,
+      );
+      if (typeof first === "string") {
+        return fail(`the turn showed neither a permission request nor a response: ${first}`);
+      }
+      if (first.message?.method === undefined) {
+        return warn(
+          (await exists(path))
+            ? `the command ran unasked (${PERMISSION_FILE} written; session mode ${sessionMode(run)}): ` +
+              "no permission request to cancel"
+            : "no session/request_permission and the command did not run: nothing to cancel",
+        );
+      }
+      await connection.notify("session/cancel", { sessionId });
+      const held = gate.cancel();
+      const response = await connection.response(turn.id, CANCEL_MS * k);
+      if (typeof response === "string") {
+        return fail(
+          `no session/prompt response within ${CANCEL_MS * k} ms of session/cancel and the pending ` +
+            `permission request answered "cancelled" (${response}): the turn ran on`,
+        );
+      }
+      const reason = (response.result as { stopReason?: unknown } | undefined)?.stopReason;
+      if (reason !== "cancelled") {
+        return fail(
+          `the turn cancelled during its permission request answered ${
+            response.error
+              ? `error ${JSON.stringify(response.error)}`
+              : `stopReason ${JSON.stringify(reason)}`
+          }, not "cancelled"`,
+        );
+      }
+      await connection.settle(SETTLE_MS * k);
+      const after = turnOf(run, sessionId, turn.id);
+      if (after.problem) return fail(after.problem, after.details);
+      if (await exists(path)) {
+        return fail(
+          `the command ran although its permission request was cancelled: ${PERMISSION_FILE} is on disk`,
+        );
+      }
+      gate.allowFromNow();
+      const next = await connection.request("session/prompt", prompt, PROMPT_MS * k);
+      const nextResult = resultOf(next.response);
+      if (typeof nextResult === "string") return fail(`the prompt after the cancel: ${nextResult}`);
+      await connection.settle(SETTLE_MS * k);
+      const nextTurn = turnOf(run, sessionId, next.id);
+      if (nextTurn.problem) return fail(`the prompt after the cancel: ${nextTurn.problem}`, nextTurn.details);
+      if (nextResult.stopReason !== "end_turn") {
+        return fail(
+          `the prompt after the cancel answered stopReason ${JSON.stringify(nextResult.stopReason)}`,
+        );
+      }
+      return pass({
+        observed: `${held} pending permission request(s) answered "cancelled" after session/cancel; one ` +
+          `response "cancelled", nothing for the turn within ${SETTLE_MS * k} ms after, ${PERMISSION_FILE} ` +
+          `absent; the next prompt (its permission allowed) answered "end_turn", the command ` +
+          `${(await exists(path)) ? "ran" : "did not run"} there`,
       });
     },
   },
