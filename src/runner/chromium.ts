@@ -290,10 +290,16 @@ async function killLaunch(marker: string): Promise<void> {
   await waitGone(groups.length > 0 ? left : () => leftovers(-1, marker), ABORT_KILL_GRACE_MS);
 }
 
-/** Polls `find` until it finds nothing; after `graceMs`, kills what is left with SIGKILL. */
+/**
+ * Polls `find` until it finds nothing; after `graceMs`, kills what is left with SIGKILL and waits up to
+ * {@linkcode DYING_MS} more for it to go: a SIGKILLed Chromium process stays listed (running) while the kernel
+ * tears down its memory, which under load took long enough for a check right after the run to count it
+ * (fresh-clone CI of 2026-12-05, two zygotes of an interrupted run).
+ */
 async function waitGone(find: () => Promise<number[]>, graceMs: number): Promise<void> {
   let left: number[] = [];
-  await pollUntil(async () => (left = await find()).length === 0, { timeoutMs: graceMs, intervalMs: 50 });
+  const gone = async () => (left = await find()).length === 0;
+  if (await pollUntil(gone, { timeoutMs: graceMs, intervalMs: 50 })) return;
   // Through the kill binary: Deno.kill needs unrestricted run access, which the harness does not have.
   for (const pid of left) {
     await new Deno.Command("kill", {
@@ -305,7 +311,11 @@ async function waitGone(find: () => Promise<number[]>, graceMs: number): Promise
     })
       .output();
   }
+  await pollUntil(gone, { timeoutMs: DYING_MS, intervalMs: 50 });
 }
+
+/** Against a hang only: how long SIGKILLed browser processes may take to leave the process table. */
+const DYING_MS = 5_000;
 
 /**
  * Waits until group `pgid` is gone (a zombie counts as gone, see `src/exec/process_group.ts`); after
