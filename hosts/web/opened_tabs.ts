@@ -52,12 +52,13 @@ export class OpenedTabs {
   }
 
   /**
-   * Waits, up to 10 s or the test's deadline, for a tab that opened or asked for a URL starting with `prefix`:
-   * the `checkLinkOpen` answer of a host whose page opens links itself.
+   * Waits, up to 30 s or the test's deadline, for a tab that opened or asked for a URL starting with `prefix`:
+   * the `checkLinkOpen` answer of a host whose page opens links itself. 10 s was too short under load (fresh-clone
+   * CI of 2026-12-05); only a host that opens nothing waits it out.
    */
   async waitFor(prefix: string, context: CapabilityContext): Promise<CapabilityResult> {
     const opened = await pollUntil(() => this.find(prefix), {
-      timeoutMs: Math.min(context.timeoutMs, 10_000),
+      timeoutMs: Math.min(context.timeoutMs, 30_000),
       intervalMs: 50,
       signal: context.signal,
     });
