@@ -26,7 +26,7 @@ import {
   updatesOf,
 } from "./acp_session.ts";
 import { capabilityProblems, claims } from "./acp_checks.ts";
-import { type AcpCase, openSession, resultOf, turnOf } from "./acp_case.ts";
+import { type AcpCase, notCancelled, openSession, resultOf, turnOf } from "./acp_case.ts";
 import { ACP_TOOL_CASES } from "./acp_tools.ts";
 import type { CliTier } from "./tier.ts";
 
@@ -190,16 +190,8 @@ const BASE_CASES: readonly AcpCase[] = [
           { transcript: transcriptTail(connection.transcript) },
         );
       }
-      const reason = (response.result as { stopReason?: unknown } | undefined)?.stopReason;
-      if (reason !== "cancelled") {
-        return fail(
-          `the cancelled turn answered ${
-            response.error
-              ? `error ${JSON.stringify(response.error)}`
-              : `stopReason ${JSON.stringify(reason)}`
-          }, not "cancelled"`,
-        );
-      }
+      const answered = notCancelled(response);
+      if (answered !== null) return fail(`the cancelled turn answered ${answered}, not "cancelled"`);
       await connection.settle(SETTLE_MS * k);
       const after = turnOf(run, sessionId, turn.id);
       if (after.problem) return fail(after.problem, after.details);

@@ -50,6 +50,16 @@ export function resultOf(response: JsonRpcMessage | "timeout" | "exited"): Recor
   return result as Record<string, unknown>;
 }
 
+/**
+ * What a cancelled turn's `session/prompt` response answered when it is not the `cancelled` stop reason the
+ * protocol requires ("error …" or "stopReason …"), or null when it is.
+ */
+export function notCancelled(response: JsonRpcMessage): string | null {
+  const reason = (response.result as { stopReason?: unknown } | undefined)?.stopReason;
+  if (!response.error && reason === "cancelled") return null;
+  return response.error ? `error ${JSON.stringify(response.error)}` : `stopReason ${JSON.stringify(reason)}`;
+}
+
 /** The `session/update` kinds that belong to a turn: none may follow the turn's response. */
 export const TURN_CONTENT: ReadonlySet<string> = new Set([
   "user_message_chunk",

@@ -20,7 +20,7 @@ import type { HostRunner } from "../../src/exec/host_runner.ts";
 import type { ModelScript } from "../../src/mock_model/script.ts";
 import type { Sandbox } from "../../src/mock_model/sandbox.ts";
 import { fail, type Outcome, pass, skip, warn } from "../../src/outcome.ts";
-import { type AcpCase, openSession, resultOf, turnOf } from "./acp_case.ts";
+import { type AcpCase, notCancelled, openSession, resultOf, turnOf } from "./acp_case.ts";
 import {
   type AcpRun,
   CANCEL_MS,
@@ -506,15 +506,9 @@ export const ACP_TOOL_CASES: readonly AcpCase[] = [
             `permission request answered "cancelled" (${response}): the turn ran on`,
         );
       }
-      const reason = (response.result as { stopReason?: unknown } | undefined)?.stopReason;
-      if (reason !== "cancelled") {
-        return fail(
-          `the turn cancelled during its permission request answered ${
-            response.error
-              ? `error ${JSON.stringify(response.error)}`
-              : `stopReason ${JSON.stringify(reason)}`
-          }, not "cancelled"`,
-        );
+      const answered = notCancelled(response);
+      if (answered !== null) {
+        return fail(`the turn cancelled during its permission request answered ${answered}, not "cancelled"`);
       }
       await connection.settle(SETTLE_MS * k);
       const after = turnOf(run, sessionId, turn.id);
