@@ -5,6 +5,7 @@
  * @module
  */
 import type { HostRunner } from "./exec/host_runner.ts";
+import type { CapabilityKind } from "./protocol.ts";
 import type { Host } from "./runner/host.ts";
 import type { SuiteServer } from "./runner/suite_server.ts";
 
@@ -39,6 +40,11 @@ export interface CliHostEntry extends HostEntryBase {
 export interface AppsHostEntry extends HostEntryBase {
   /** `web` for a browser page, `desktop` for an app attached over CDP. */
   readonly kind: "web" | "desktop";
+  /**
+   * The capability requests the host services: exactly the methods of {@linkcode create}'s host that do not
+   * answer unsupported at once (tests/hosts/apps_capabilities_test.ts holds every entry to it).
+   */
+  readonly capabilities: readonly CapabilityKind[];
   /** Real products only run with `--live`; the reason they need it. */
   readonly requiresLive?: string;
   /**

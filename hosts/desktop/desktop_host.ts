@@ -9,7 +9,13 @@
  */
 import type { Browser, Page } from "playwright-core";
 import type { AppsHostEntry } from "../../src/host.ts";
-import { type CapabilityResult, type LauncherName, RESET_INLINE_TEST_ID } from "../../src/protocol.ts";
+import {
+  type CapabilityKind,
+  type CapabilityResult,
+  type LauncherName,
+  RESET_INLINE_TEST_ID,
+  UNSUPPORTED,
+} from "../../src/protocol.ts";
 import type { BrowserSession } from "../../src/runner/browser_host.ts";
 import type { CapabilityContext, HostSetupOptions, RequestOf } from "../../src/runner/host.ts";
 import { loadPlaywright } from "../../src/runner/playwright.ts";
@@ -29,7 +35,11 @@ export interface DesktopProduct {
   readonly summary: string;
   /** Why it needs `--live`, e.g. "drives your running VS Code". */
   readonly requiresLive: string;
-  readonly capabilities: readonly string[];
+  /**
+   * The requests the driver services in this product; the others answer unsupported (a link the app opens
+   * in the OS browser, a theme that does not follow the OS scheme, a consent the app does not show).
+   */
+  readonly capabilities: readonly CapabilityKind[];
   /** The DevTools port the app is expected on unless `CONFORMANCE_<ID>_CDP` says otherwise. */
   readonly defaultPort: number;
   /** How the user starts the app with the port, for the error when nothing answers. */
@@ -205,12 +215,12 @@ export class DesktopHost extends ChatHost {
     _request: RequestOf<"checkLinkOpen">,
     _context: CapabilityContext,
   ): Promise<CapabilityResult> {
-    return Promise.resolve({ ok: false, unsupported: true });
+    return Promise.resolve({ ...UNSUPPORTED });
   }
 
   /** The app's theme is the user's setting, and the OS scheme is not the host's to emulate. */
   override toggleTheme(_request: RequestOf<"toggleTheme">): Promise<CapabilityResult> {
-    return Promise.resolve({ ok: false, unsupported: true });
+    return Promise.resolve({ ...UNSUPPORTED });
   }
 
   /** Escape for stray overlays, then back to inline through the View's own button; the app's windows stay. */

@@ -11,6 +11,7 @@
  */
 import type { Browser, ElementHandle, Frame, Page } from "playwright-core";
 import {
+  type CapabilityKind,
   type CapabilityResult,
   consoleAnswer,
   conversationAnswer,
@@ -47,7 +48,7 @@ const CONSENT_HOLD_MS = 10_000;
  * The capability requests a {@linkcode ChatHost} services, for the chat products and YAML web hosts alike (the
  * theme through the product's control, or the OS scheme).
  */
-export const CHAT_HOST_CAPABILITIES: readonly string[] = [
+export const CHAT_HOST_CAPABILITIES: readonly CapabilityKind[] = [
   "clickTrigger",
   "confirmDialog",
   "checkLinkOpen",

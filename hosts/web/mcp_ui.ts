@@ -14,7 +14,7 @@
  */
 import type { Frame, Page } from "playwright-core";
 import type { AppsHostEntry } from "../../src/host.ts";
-import type { CapabilityResult, LauncherName } from "../../src/protocol.ts";
+import type { CapabilityKind, CapabilityResult, LauncherName } from "../../src/protocol.ts";
 import type { SuiteBridge } from "../../src/runner/host.ts";
 import { FrameSuiteBridge } from "../../src/runner/suite_bridge.ts";
 import { APPS_DEADLINES } from "../../src/runner/deadlines.ts";
@@ -127,7 +127,7 @@ export class McpUiHost extends LoopbackPageHost<McpUiListeners> {
 }
 
 /** What the `mcp-ui` host services; every other request answers unsupported. */
-const CAPABILITIES: readonly string[] = [
+const CAPABILITIES: readonly CapabilityKind[] = [
   "clickTrigger",
   "checkLinkOpen",
   "toggleTheme",

@@ -32,7 +32,7 @@ import type { Page } from "playwright-core";
 import type { WebHostConfig } from "../../src/config.ts";
 import type { ServerLog } from "../../src/fixtures.ts";
 import type { AppsHostEntry } from "../../src/host.ts";
-import type { CapabilityResult, LauncherName } from "../../src/protocol.ts";
+import type { CapabilityKind, CapabilityResult, LauncherName } from "../../src/protocol.ts";
 import type { CapabilityContext, HostSetupOptions, RequestOf } from "../../src/runner/host.ts";
 import type { Serving } from "../../src/server/serve.ts";
 import { CHAT_HOST_CAPABILITIES, type ChatDom, ChatHost } from "./chat_host.ts";
@@ -68,11 +68,11 @@ export function chatDomOf(config: WebHostConfig): ChatDom {
 }
 
 /** The capability requests a config entry's host services: its step lists and conversation decide. */
-export function yamlHostCapabilities(config: WebHostConfig): string[] {
+export function yamlHostCapabilities(config: WebHostConfig): CapabilityKind[] {
   return [
     ...CHAT_HOST_CAPABILITIES.filter((kind) => kind !== "conversationContains" || config.conversation),
-    ...(config.teardown ? ["triggerTeardown"] : []),
-    ...(config.cancel ? ["cancelTool"] : []),
+    ...(config.teardown ? ["triggerTeardown" as const] : []),
+    ...(config.cancel ? ["cancelTool" as const] : []),
   ];
 }
 
