@@ -30,7 +30,7 @@ function cliEntry(id: string): HostEntry {
 }
 
 /** A driver whose tests end as their names say: `cli/x/pass`, `cli/x/fail`, … */
-function driver(behaviour: { throwAfter?: number; skipReport?: string } = {}): SuiteDriver {
+function driver(behavior: { throwAfter?: number; skipReport?: string } = {}): SuiteDriver {
   return {
     id: "cli",
     accepts: (entry) => entry.kind === "cli",
@@ -38,10 +38,10 @@ function driver(behaviour: { throwAfter?: number; skipReport?: string } = {}): S
     async run(entry, tests, _settings, sink) {
       let n = 0;
       for (const test of tests) {
-        if (behaviour.throwAfter !== undefined && n++ >= behaviour.throwAfter) {
+        if (behavior.throwAfter !== undefined && n++ >= behavior.throwAfter) {
           throw new Error("driver crashed");
         }
-        if (test.id === behaviour.skipReport) continue;
+        if (test.id === behavior.skipReport) continue;
         sink.started(entry.id, test.id);
         await Promise.resolve();
         const outcome: Outcome = test.id.endsWith("fail")

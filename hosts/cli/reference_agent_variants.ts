@@ -52,7 +52,7 @@ const SESSION_AND_OWN_RUNS = [
 ] as const;
 
 /** `names` of the capability-behaviour tier, each FAIL. */
-function behaviour(...names: readonly string[]): Record<string, Status> {
+function behavior(...names: readonly string[]): Record<string, Status> {
   return Object.fromEntries(names.map((name) => [`${CB}${name}`, "FAIL"]));
 }
 
@@ -73,7 +73,7 @@ const TABLE = [
     kind: "program",
     summary: "answers OK without ever calling the model",
     fails: {
-      ...behaviour(...SESSION_AND_OWN_RUNS),
+      ...behavior(...SESSION_AND_OWN_RUNS),
       ...mockModel("streaming", "blocking-json", "resume", "detached"),
       ...faults("FAIL"),
     },
@@ -82,73 +82,73 @@ const TABLE = [
     name: "crashes-on-tool-call",
     kind: "program",
     summary: "throws and exits 1 as soon as the model asks for a tool",
-    fails: behaviour(...SESSION_AND_OWN_RUNS.filter((name) => name !== "agentSelect-positive")),
+    fails: behavior(...SESSION_AND_OWN_RUNS.filter((name) => name !== "agentSelect-positive")),
   },
   {
     name: "crashes-on-refusal",
     kind: "program",
     summary: "throws and exits 1 instead of refusing a tool call its rules forbid",
-    fails: behaviour("permissionSkip-negative", "toolAllowlist-positive", "workspaceSandboxed-positive"),
+    fails: behavior("permissionSkip-negative", "toolAllowlist-positive", "workspaceSandboxed-positive"),
   },
   {
     name: "ignores-allowlist",
     kind: "program",
     summary: "offers and runs every tool whatever --tools says",
-    fails: behaviour("toolAllowlist-positive"),
+    fails: behavior("toolAllowlist-positive"),
   },
   {
     name: "writes-outside-root",
     kind: "program",
     summary: "lets Write write anywhere whatever --root says",
-    fails: behaviour("workspaceSandboxed-positive"),
+    fails: behavior("workspaceSandboxed-positive"),
   },
   {
     name: "refuses-writes",
     kind: "program",
     summary: "refuses every Write, with or without a root",
-    fails: behaviour("workspaceSandboxed-negative", "workspaceSandboxed-positive"),
+    fails: behavior("workspaceSandboxed-negative", "workspaceSandboxed-positive"),
   },
   {
     name: "runs-tools-without-bypass",
     kind: "program",
     summary: "runs Write and Bash without --dangerously-skip-permissions",
-    fails: behaviour("permissionSkip-negative"),
+    fails: behavior("permissionSkip-negative"),
   },
   {
     name: "forgets-session",
     kind: "program",
     summary: "starts a new session on --continue",
-    fails: behaviour("resume-positive"),
+    fails: behavior("resume-positive"),
   },
   {
     name: "resume-without-model",
     kind: "program",
     summary: "answers a --continue from the stored transcript without calling the model",
-    fails: { ...behaviour("resume-positive"), ...mockModel("resume") },
+    fails: { ...behavior("resume-positive"), ...mockModel("resume") },
   },
   {
     name: "resumes-unasked",
     kind: "program",
     summary: "continues the latest session even without --continue",
-    fails: behaviour("resume-negative"),
+    fails: behavior("resume-negative"),
   },
   {
     name: "loads-every-agent",
     kind: "program",
     summary: "puts every agent file's instructions in the system prompt when no --agent is given",
-    fails: behaviour("agentSelect-negative"),
+    fails: behavior("agentSelect-negative"),
   },
   {
     name: "ignores-schema",
     kind: "program",
     summary: "ignores --json-schema: no StructuredOutput tool, no structured result",
-    fails: behaviour("structuredOutput-positive"),
+    fails: behavior("structuredOutput-positive"),
   },
   {
     name: "offers-structured-output-unasked",
     kind: "program",
     summary: "offers the StructuredOutput tool with no --json-schema",
-    fails: behaviour("structuredOutput-negative"),
+    fails: behavior("structuredOutput-negative"),
   },
   {
     name: "error-as-success",
@@ -179,7 +179,7 @@ const TABLE = [
     kind: "program",
     summary: "writes a result after every model turn, and its last one twice",
     // On a stream the executor stops at the first result: the turns after it are never read.
-    fails: { ...behaviour("structuredOutput-positive", "tool-round-trip"), ...mockModel("blocking-json") },
+    fails: { ...behavior("structuredOutput-positive", "tool-round-trip"), ...mockModel("blocking-json") },
   },
   {
     name: "no-init",
@@ -193,7 +193,7 @@ const TABLE = [
     summary: "leaves a `sleep` running in its process group when it exits",
     fails: {
       ...tier("behavior", "streaming", "blocking-json", "resume"),
-      ...behaviour(...SESSION_AND_OWN_RUNS),
+      ...behavior(...SESSION_AND_OWN_RUNS),
       ...mockModel("streaming", "blocking-json", "resume", "detached"),
       ...faults("FAIL"),
     },
@@ -202,7 +202,7 @@ const TABLE = [
     name: "mismatched-tool-ids",
     kind: "program",
     summary: "streams each tool result under another id than its tool call's",
-    fails: behaviour("tool-round-trip"),
+    fails: behavior("tool-round-trip"),
   },
   {
     name: "drops-usage",
@@ -234,7 +234,7 @@ const TABLE = [
         "structuredOutput-positive",
         "workspaceSandboxed-positive",
       ),
-      ...behaviour(
+      ...behavior(
         "agentSelect-positive",
         "toolAllowlist-positive",
         "structuredOutput-positive",

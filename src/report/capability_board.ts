@@ -27,9 +27,9 @@ import type { ReportHost, RunReport } from "./schema.ts";
 /** The prefix of the argv tier's ids. */
 export const ARGV_PREFIX = "cli/capabilities/";
 /** The prefix of the behaviour tier's ids. */
-export const BEHAVIOUR_PREFIX = "cli/capability-behavior/";
+export const BEHAVIOR_PREFIX = "cli/capability-behavior/";
 /** The behaviour tier's one test that is no flag: a tool call and its result through the CLI's stream. */
-export const TOOL_ROUND_TRIP = `${BEHAVIOUR_PREFIX}tool-round-trip`;
+export const TOOL_ROUND_TRIP = `${BEHAVIOR_PREFIX}tool-round-trip`;
 
 /** The marks of a half cell. */
 export const CAPABILITY_MARK = {
@@ -70,7 +70,7 @@ export interface CapabilityCell {
   /** The argv half; absent when the argv tier did not run for the host. */
   argv?: CapabilityHalf;
   /** The behaviour half; absent when the behaviour tier did not run for the host. */
-  behaviour?: CapabilityHalf;
+  behavior?: CapabilityHalf;
 }
 
 /** One host's row. */
@@ -90,7 +90,7 @@ export interface CapabilityBoard {
   /** One row per host with any capability result, in report order. */
   rows: CapabilityRow[];
   /** Whether any behaviour result is on the board (without one, the behaviour columns are empty). */
-  behaviourRan: boolean;
+  behaviorRan: boolean;
   /** When some behaviour result is on the board: the flags no host has a behaviour result for. */
   untested: string[];
   /** Claimed flags whose argv half is ✓ but whose behaviour half fails (✗ or !): the board's point. */
@@ -130,17 +130,17 @@ export function capabilityBoard(report: RunReport, options: CapabilityBoardOptio
   const onBoard = new Set(hosts.map((host) => host.id));
   const flags: string[] = [];
   const byHost = new Map<string, Map<string, TestResult>>();
-  let behaviourRan = false;
+  let behaviorRan = false;
   for (const result of report.results) {
     if (!onBoard.has(result.host)) continue;
     const argv = result.test.startsWith(ARGV_PREFIX);
-    const behaviour = result.test.startsWith(BEHAVIOUR_PREFIX);
-    if (!argv && !behaviour) continue;
-    const rest = result.test.slice(argv ? ARGV_PREFIX.length : BEHAVIOUR_PREFIX.length);
+    const behavior = result.test.startsWith(BEHAVIOR_PREFIX);
+    if (!argv && !behavior) continue;
+    const rest = result.test.slice(argv ? ARGV_PREFIX.length : BEHAVIOR_PREFIX.length);
     const flag = FLAG_ID.exec(rest)?.[1];
     if (flag === undefined && result.test !== TOOL_ROUND_TRIP) continue;
     if (flag !== undefined && !flags.includes(flag)) flags.push(flag);
-    behaviourRan ||= behaviour;
+    behaviorRan ||= behavior;
     let tests = byHost.get(result.host);
     if (!tests) byHost.set(result.host, tests = new Map());
     tests.set(result.test, result);
@@ -168,24 +168,24 @@ export function capabilityBoard(report: RunReport, options: CapabilityBoardOptio
       const of = (prefix: string, direction: string) => tests.get(`${prefix}${flag}-${direction}`);
       const argvPositive = of(ARGV_PREFIX, "positive");
       const argvNegative = of(ARGV_PREFIX, "negative");
-      const positive = of(BEHAVIOUR_PREFIX, "positive");
-      const negative = of(BEHAVIOUR_PREFIX, "negative");
+      const positive = of(BEHAVIOR_PREFIX, "positive");
+      const negative = of(BEHAVIOR_PREFIX, "negative");
       // The argv tier checks the direction the host claims; without it, a behaviour -positive says the claim.
       const claimed = argvPositive !== undefined || (argvNegative === undefined && positive !== undefined);
       const cell: CapabilityCell = {};
       const argvResults = [argvNegative, argvPositive].filter((r) => r !== undefined);
       const argv = numbered(half(argvResults, claimed, [], secrets));
       if (argv) cell.argv = argv;
-      const behaviourResults = [negative, positive].filter((r) => r !== undefined);
+      const behaviorResults = [negative, positive].filter((r) => r !== undefined);
       const missing = [
-        ...negative === undefined ? [`${BEHAVIOUR_PREFIX}${flag}-negative`] : [],
-        ...claimed && positive === undefined ? [`${BEHAVIOUR_PREFIX}${flag}-positive`] : [],
+        ...negative === undefined ? [`${BEHAVIOR_PREFIX}${flag}-negative`] : [],
+        ...claimed && positive === undefined ? [`${BEHAVIOR_PREFIX}${flag}-positive`] : [],
       ];
-      const behaviour = numbered(half(behaviourResults, claimed, missing, secrets));
-      if (behaviour) cell.behaviour = behaviour;
+      const behavior = numbered(half(behaviorResults, claimed, missing, secrets));
+      if (behavior) cell.behavior = behavior;
       if (
         argv?.mark === CAPABILITY_MARK.works &&
-        (behaviour?.mark === CAPABILITY_MARK.broken || behaviour?.mark === CAPABILITY_MARK.warned)
+        (behavior?.mark === CAPABILITY_MARK.broken || behavior?.mark === CAPABILITY_MARK.warned)
       ) {
         gaps.push({ host: host.id, flag });
       }
@@ -197,10 +197,10 @@ export function capabilityBoard(report: RunReport, options: CapabilityBoardOptio
     if (roundTrip) row.roundTrip = roundTrip;
     rows.push(row);
   }
-  const untested = behaviourRan
-    ? flags.filter((_, index) => rows.every((row) => row.cells[index]?.behaviour === undefined))
+  const untested = behaviorRan
+    ? flags.filter((_, index) => rows.every((row) => row.cells[index]?.behavior === undefined))
     : [];
-  return { flags, rows, behaviourRan, untested, gaps, footnotes };
+  return { flags, rows, behaviorRan, untested, gaps, footnotes };
 }
 
 /**

@@ -290,7 +290,7 @@ function capabilityHtml(
     "</tr></thead><tbody>",
     ...board.rows.map((row) =>
       `<tr><th scope="row">${escapeHtml(row.host.id)}</th>` +
-      row.cells.map((flag) => cell(flag.argv) + cell(flag.behaviour)).join("") + `${cell(row.roundTrip)}</tr>`
+      row.cells.map((flag) => cell(flag.argv) + cell(flag.behavior)).join("") + `${cell(row.roundTrip)}</tr>`
     ),
     "</tbody></table>",
     "<p class=\"meta\">argv: the flag's marker is in the host's invocation (<code>cli/capabilities/</code>) · " +
@@ -300,7 +300,7 @@ function capabilityHtml(
     "✗ fails · ! warning · ? not observed (a SKIP, or a direction that did not run; never a pass) · i info · " +
     "blank: not run</p>",
   ];
-  if (!board.behaviourRan) {
+  if (!board.behaviorRan) {
     out.push(
       '<p class="meta">No <code>cli/capability-behavior/</code> result in this report: the behaviour columns ' +
         "are empty (the tier runs with <code>--mock-model</code>).</p>",
@@ -313,7 +313,7 @@ function capabilityHtml(
       } in this report: those behaviour columns are empty.</p>`,
     );
   }
-  if (board.behaviourRan && board.gaps.length > 0) {
+  if (board.behaviorRan && board.gaps.length > 0) {
     out.push(
       `<p><span class="bad">In argv but not working</span> ${
         board.gaps.map((gap) => `${escapeHtml(gap.host)} <code>${escapeHtml(gap.flag)}</code>`).join(", ")

@@ -127,7 +127,7 @@ function capabilityLines(report: RunReport, secrets: readonly string[]): string[
     `| Host | ${[...headers, "tool round trip"].join(" | ")} |`,
     `| --- | ${[...headers, ""].map(() => ":-:").join(" | ")} |`,
     ...board.rows.map((row) => {
-      const cells = row.cells.flatMap((cell) => [mark(cell.argv), mark(cell.behaviour)]);
+      const cells = row.cells.flatMap((cell) => [mark(cell.argv), mark(cell.behavior)]);
       return `| ${escapeMarkdown(row.host.id)} | ${[...cells, mark(row.roundTrip)].join(" | ")} |`;
     }),
     "",
@@ -139,7 +139,7 @@ function capabilityLines(report: RunReport, secrets: readonly string[]): string[
     "known finding listed in hosts/expectations",
     "",
   ];
-  if (!board.behaviourRan) {
+  if (!board.behaviorRan) {
     lines.push(
       "No `cli/capability-behavior/` result in this report: the behaviour columns are empty " +
         "(the tier runs with `--mock-model`).",
@@ -154,7 +154,7 @@ function capabilityLines(report: RunReport, secrets: readonly string[]): string[
       "",
     );
   }
-  if (board.behaviourRan && board.gaps.length > 0) {
+  if (board.behaviorRan && board.gaps.length > 0) {
     lines.push(
       `**In argv but not working:** ${
         board.gaps.map((gap) => `${escapeMarkdown(gap.host)} \`${code(gap.flag)}\``).join(", ")

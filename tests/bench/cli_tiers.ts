@@ -37,7 +37,7 @@ export interface CliTierRow {
 /** The streaming case of the mock-model tier, exactly. */
 export const STREAMING_GREP = "^cli/mock-model/streaming$";
 /** Every test of the capability-behaviour tier. */
-export const BEHAVIOUR_GREP = "^cli/capability-behavior/";
+export const BEHAVIOR_GREP = "^cli/capability-behavior/";
 /** The eight agent CLIs the product is built for, whose behaviour tier the 3× target is about. */
 export const CORE_CLIS: readonly string[] = [
   "claude-code",
@@ -165,39 +165,39 @@ async function ratioRow(
   before?: { run: TierRun; note: string },
 ): Promise<CliTierRow> {
   if (hosts.length === 0) return notMeasured(figure, target, withheld ?? "no CLI of it is installed");
-  let behaviourTests: number;
+  let behaviorTests: number;
   try {
-    behaviourTests = await plannedTests(hosts, BEHAVIOUR_GREP);
+    behaviorTests = await plannedTests(hosts, BEHAVIOR_GREP);
   } catch (error) {
     return notMeasured(figure, target, (error as Error).message.slice(0, 300));
   }
-  if (behaviourTests === 0) {
+  if (behaviorTests === 0) {
     return notMeasured(
       figure,
       target,
       `the cli/capability-behavior/ tier has not landed: \`conformance list tests --mock-model --grep ` +
-        `'${BEHAVIOUR_GREP}'\` plans no test for the ${hosts.length} CLIs, so there is no ratio`,
+        `'${BEHAVIOR_GREP}'\` plans no test for the ${hosts.length} CLIs, so there is no ratio`,
     );
   }
   const streaming = [before?.run ?? await runTier(hosts, STREAMING_GREP, join(dir, "streaming-0"))];
-  const behaviour: TierRun[] = [];
+  const behavior: TierRun[] = [];
   for (let round = 1; round <= ROUNDS; round++) {
-    behaviour.push(await runTier(hosts, BEHAVIOUR_GREP, join(dir, `behaviour-${round}`)));
+    behavior.push(await runTier(hosts, BEHAVIOR_GREP, join(dir, `behaviour-${round}`)));
     streaming.push(await runTier(hosts, STREAMING_GREP, join(dir, `streaming-${round}`)));
   }
   const mean = (runs: readonly TierRun[]) => runs.reduce((sum, run) => sum + run.seconds, 0) / runs.length;
   const base = mean(streaming);
-  const ratio = mean(behaviour) / base;
+  const ratio = mean(behavior) / base;
   const scope = before?.note ?? `${hosts.length} CLIs: ${hosts.map((host) => host.entry.id).join(", ")}`;
   return {
     figure,
     value: `${ratio.toFixed(2)}×`,
     target,
-    met: withheld !== null ? null : ratio <= RATIO_TARGET && behaviour.every(clean),
-    note: `mean walls: behaviour ${mean(behaviour).toFixed(1)} s for ${behaviourTests} tests (${
-      verdicts(behaviour[0]!)
+    met: withheld !== null ? null : ratio <= RATIO_TARGET && behavior.every(clean),
+    note: `mean walls: behavior ${mean(behavior).toFixed(1)} s for ${behaviorTests} tests (${
+      verdicts(behavior[0]!)
     }), streaming ${base.toFixed(1)} s; in run order streaming ${streaming[0]!.seconds.toFixed(1)} s, then ${
-      behaviour.map((run, at) =>
+      behavior.map((run, at) =>
         `behaviour ${run.seconds.toFixed(1)} s${clean(run) ? "" : ` (${verdicts(run)})`}, streaming ${
           streaming[at + 1]!.seconds.toFixed(1)
         } s`

@@ -20,7 +20,7 @@ const argv = (
   claimed: boolean,
   ...rest: Parameters<typeof result> extends [string, string, ...infer R] ? R : never
 ) => result(host, `cli/capabilities/${flag}-${claimed ? "positive" : "negative"}`, ...rest);
-const behaviour = (
+const behavior = (
   host: string,
   flag: string,
   direction: "positive" | "negative",
@@ -36,7 +36,7 @@ function cellOf(
   board: ReturnType<typeof capabilityBoard>,
   host: string,
   flag: string,
-): { argv?: CapabilityHalf; behaviour?: CapabilityHalf } {
+): { argv?: CapabilityHalf; behavior?: CapabilityHalf } {
   const row = board.rows.find((row) => row.host.id === host);
   assert.ok(row, `a row for ${host}`);
   const cell = row.cells[board.flags.indexOf(flag)];
@@ -60,30 +60,30 @@ function capabilityTable(markdown: string): string[][] {
 Deno.test("a claimed flag is ✓ in behaviour only when both directions pass; unclaimed shows the negative", () => {
   const board = capabilityBoard(roundTripped([
     argv("codex", "permissionSkip", true, "PASS"),
-    behaviour("codex", "permissionSkip", "positive", "PASS"),
-    behaviour("codex", "permissionSkip", "negative", "PASS"),
+    behavior("codex", "permissionSkip", "positive", "PASS"),
+    behavior("codex", "permissionSkip", "negative", "PASS"),
     argv("codex", "toolAllowlist", false, "PASS"),
-    behaviour("codex", "toolAllowlist", "negative", "PASS"),
+    behavior("codex", "toolAllowlist", "negative", "PASS"),
     argv("pi", "permissionSkip", true, "PASS"),
-    behaviour("pi", "permissionSkip", "positive", "PASS"),
-    behaviour("pi", "permissionSkip", "negative", "FAIL", { message: "ran the tool without asking" }),
+    behavior("pi", "permissionSkip", "positive", "PASS"),
+    behavior("pi", "permissionSkip", "negative", "FAIL", { message: "ran the tool without asking" }),
   ]));
   assert.deepEqual(board.flags, ["permissionSkip", "toolAllowlist"]);
   const codex = cellOf(board, "codex", "permissionSkip");
   assert.equal(codex.argv?.mark, "✓");
-  assert.equal(codex.behaviour?.mark, "✓");
-  assert.equal(codex.behaviour?.results.length, 2);
+  assert.equal(codex.behavior?.mark, "✓");
+  assert.equal(codex.behavior?.results.length, 2);
   const allowlist = cellOf(board, "codex", "toolAllowlist");
   assert.equal(allowlist.argv?.mark, "○");
-  assert.equal(allowlist.behaviour?.mark, "○");
-  assert.equal(allowlist.behaviour?.claimed, false);
+  assert.equal(allowlist.behavior?.mark, "○");
+  assert.equal(allowlist.behavior?.claimed, false);
   // The positive passing does not hide the negative failing.
   const pi = cellOf(board, "pi", "permissionSkip");
-  assert.equal(pi.behaviour?.mark, "✗");
-  assert.equal(pi.behaviour?.verdict, "unexpected");
-  assert.equal(pi.behaviour?.shown.test, "cli/capability-behavior/permissionSkip-negative");
+  assert.equal(pi.behavior?.mark, "✗");
+  assert.equal(pi.behavior?.verdict, "unexpected");
+  assert.equal(pi.behavior?.shown.test, "cli/capability-behavior/permissionSkip-negative");
   assert.match(
-    pi.behaviour?.note ?? "",
+    pi.behavior?.note ?? "",
     /permissionSkip-negative: unexpected FAIL \(expected PASS\): ran the tool/,
   );
   assert.deepEqual(board.gaps, [{ host: "pi", flag: "permissionSkip" }]);
@@ -92,53 +92,53 @@ Deno.test("a claimed flag is ✓ in behaviour only when both directions pass; un
 Deno.test("a host not claiming a flag shows the negative's result, a known finding shown as one", () => {
   const board = capabilityBoard(roundTripped([
     argv("qwen", "workspaceSandboxed", false, "PASS"),
-    behaviour("qwen", "workspaceSandboxed", "negative", "FAIL", {
+    behavior("qwen", "workspaceSandboxed", "negative", "FAIL", {
       expected: "FAIL",
       message: "wrote /tmp/outside without a sandbox flag: it sandboxes by default",
     }),
   ]));
   const cell = cellOf(board, "qwen", "workspaceSandboxed");
   assert.equal(cell.argv?.mark, "○");
-  assert.equal(cell.behaviour?.mark, "✗", "an expected failure is a finding, shown, not hidden");
-  assert.equal(cell.behaviour?.verdict, "expected");
-  assert.match(cell.behaviour?.note ?? "", /FAIL, a known finding \(expected FAIL in hosts\/expectations\)/);
+  assert.equal(cell.behavior?.mark, "✗", "an expected failure is a finding, shown, not hidden");
+  assert.equal(cell.behavior?.verdict, "expected");
+  assert.match(cell.behavior?.note ?? "", /FAIL, a known finding \(expected FAIL in hosts\/expectations\)/);
   assert.deepEqual(board.gaps, [], "not claimed in argv, so no argv-but-not-working gap");
 });
 
 Deno.test("SKIP is not observed, never a pass; a direction that did not run makes the half not observed", () => {
   const board = capabilityBoard(roundTripped([
     argv("gemini", "structuredOutput", true, "PASS"),
-    behaviour("gemini", "structuredOutput", "positive", "SKIP", { message: "no schema flag at 0.9" }),
-    behaviour("gemini", "structuredOutput", "negative", "PASS"),
+    behavior("gemini", "structuredOutput", "positive", "SKIP", { message: "no schema flag at 0.9" }),
+    behavior("gemini", "structuredOutput", "negative", "PASS"),
     argv("gemini", "agentSelect", true, "PASS"),
-    behaviour("gemini", "agentSelect", "negative", "PASS"),
+    behavior("gemini", "agentSelect", "negative", "PASS"),
     argv("gemini", "streaming", true, "SKIP", { message: "binary absent" }),
   ]));
-  const skipped = cellOf(board, "gemini", "structuredOutput").behaviour;
+  const skipped = cellOf(board, "gemini", "structuredOutput").behavior;
   assert.equal(skipped?.mark, "?");
   assert.match(skipped?.note ?? "", /structuredOutput-positive: SKIP, not observed: no schema flag at 0\.9/);
-  const half = cellOf(board, "gemini", "agentSelect").behaviour;
+  const half = cellOf(board, "gemini", "agentSelect").behavior;
   assert.equal(half?.mark, "?", "the negative alone does not prove a claimed flag");
   assert.match(half?.note ?? "", /not observed: cli\/capability-behavior\/agentSelect-positive did not run/);
   assert.equal(cellOf(board, "gemini", "streaming").argv?.mark, "?");
-  assert.equal(cellOf(board, "gemini", "streaming").behaviour, undefined, "not run: blank");
+  assert.equal(cellOf(board, "gemini", "streaming").behavior, undefined, "not run: blank");
   assert.deepEqual(board.gaps, []);
 });
 
 Deno.test("a stale expectation is noted on a passing cell; the worst status shows, unexpected first", () => {
   const board = capabilityBoard(roundTripped([
     argv("omp", "toolAllowlist", true, "PASS"),
-    behaviour("omp", "toolAllowlist", "positive", "PASS", { expected: "FAIL", message: "" }),
-    behaviour("omp", "toolAllowlist", "negative", "PASS"),
+    behavior("omp", "toolAllowlist", "positive", "PASS", { expected: "FAIL", message: "" }),
+    behavior("omp", "toolAllowlist", "negative", "PASS"),
     argv("kimi-code", "toolAllowlist", true, "PASS"),
-    behaviour("kimi-code", "toolAllowlist", "negative", "FAIL", { expected: "FAIL", message: "known" }),
-    behaviour("kimi-code", "toolAllowlist", "positive", "FAIL", { message: "new" }),
+    behavior("kimi-code", "toolAllowlist", "negative", "FAIL", { expected: "FAIL", message: "known" }),
+    behavior("kimi-code", "toolAllowlist", "positive", "FAIL", { message: "new" }),
   ]));
-  const stale = cellOf(board, "omp", "toolAllowlist").behaviour;
+  const stale = cellOf(board, "omp", "toolAllowlist").behavior;
   assert.equal(stale?.mark, "✓");
   assert.equal(stale?.verdict, "stale");
   assert.match(stale?.note ?? "", /stale expectation: listed as FAIL in hosts\/expectations, now PASS/);
-  const both = cellOf(board, "kimi-code", "toolAllowlist").behaviour;
+  const both = cellOf(board, "kimi-code", "toolAllowlist").behavior;
   assert.equal(both?.mark, "✗");
   assert.equal(both?.verdict, "unexpected");
   assert.equal(both?.shown.test, "cli/capability-behavior/toolAllowlist-positive");
@@ -156,7 +156,7 @@ Deno.test("the tool round trip is its own behaviour column; WARN and INFO keep t
   assert.equal(board.rows.find((row) => row.host.id === "claude-code")?.roundTrip?.mark, "✓");
   assert.equal(board.rows.find((row) => row.host.id === "codex")?.roundTrip?.mark, "!");
   assert.equal(board.rows.find((row) => row.host.id === "gemini")?.roundTrip?.mark, "i");
-  assert.equal(board.behaviourRan, true);
+  assert.equal(board.behaviorRan, true);
 });
 
 Deno.test("a report without capability results has no capability section", () => {
@@ -176,10 +176,10 @@ function sixteenHosts(): TestResult[] {
       const claimed = (h + f) % 3 !== 1;
       results.push(argv(host, flag, claimed, "PASS"));
       if (h % 2 === 1) continue;
-      results.push(behaviour(host, flag, "negative", "PASS"));
+      results.push(behavior(host, flag, "negative", "PASS"));
       if (claimed) {
         results.push(
-          behaviour(host, flag, "positive", h === 4 && flag === "resume" ? "FAIL" : "PASS", {
+          behavior(host, flag, "positive", h === 4 && flag === "resume" ? "FAIL" : "PASS", {
             ...(h === 4 && flag === "resume"
               ? { expected: "FAIL", message: "the second request carries no earlier messages" }
               : {}),
@@ -236,8 +236,8 @@ Deno.test("a flag the behaviour tier has no test of is named, so its empty colum
   const input = roundTripped([
     argv("codex", "streaming", true, "PASS"),
     argv("codex", "permissionSkip", true, "PASS"),
-    behaviour("codex", "permissionSkip", "positive", "PASS"),
-    behaviour("codex", "permissionSkip", "negative", "PASS"),
+    behavior("codex", "permissionSkip", "positive", "PASS"),
+    behavior("codex", "permissionSkip", "negative", "PASS"),
   ]);
   assert.deepEqual(capabilityBoard(input).untested, ["streaming"]);
   const markdown = renderBoardMarkdown(input);
@@ -264,8 +264,8 @@ Deno.test("test-only hosts are left off the markdown capability board and kept i
 Deno.test("the HTML capability board links each cell to the result it shows, escaped, outlined when unexpected", () => {
   const input = roundTripped([
     argv("pi", "permissionSkip", true, "PASS"),
-    behaviour("pi", "permissionSkip", "positive", "PASS"),
-    behaviour("pi", "permissionSkip", "negative", "FAIL", { message: 'asked <img src=x onerror="1">' }),
+    behavior("pi", "permissionSkip", "positive", "PASS"),
+    behavior("pi", "permissionSkip", "negative", "FAIL", { message: 'asked <img src=x onerror="1">' }),
     argv("pi", "agentSelect", false, "PASS"),
   ]);
   const html = renderHtml(input);
@@ -295,8 +295,8 @@ Deno.test({
     await using temp = await tempDir();
     await new HtmlReporter({ outDir: temp.path, out: collector() }).finish(roundTripped([
       argv("pi", "permissionSkip", true, "PASS"),
-      behaviour("pi", "permissionSkip", "positive", "PASS"),
-      behaviour("pi", "permissionSkip", "negative", "FAIL", { message: "ran the tool without asking" }),
+      behavior("pi", "permissionSkip", "positive", "PASS"),
+      behavior("pi", "permissionSkip", "negative", "FAIL", { message: "ran the tool without asking" }),
     ]));
     await using chromium = await launchChromium();
     const page = await chromium.browser.newPage();
