@@ -131,6 +131,9 @@ export const SCRIPTED_CASES: readonly ScriptedCase[] = [
     name: "flood-100mb",
     title: "A 100 MB flood is read through to the result, with no violation",
     script: [INIT, "flood 100000000", "text OK", "result"],
+    // A bound against a hang, under the tier's (suite/cli/scripted.ts): reading 100 MB took over the default
+    // 30 s beside the CLI variant table's other hosts at load 50 (fresh-clone CI of 2026-12-06).
+    limits: { wallTimeoutMs: 110_000 },
     expect: {
       kinds: ["init", "text", "usage", "terminal"],
       violations: [],
