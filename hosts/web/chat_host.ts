@@ -352,7 +352,7 @@ export class ChatHost extends BrowserHost {
       const target = this.page.locator(selector).first();
       if (await target.isVisible().catch(() => false)) {
         await this.#pacer.step(context.signal);
-        await target.click({ timeout: 5_000 });
+        await target.click({ timeout: Math.min(context.timeoutMs, 30_000) });
         if (commit.key !== undefined) await this.page.keyboard.press(commit.key);
         return clicked;
       }
@@ -580,7 +580,8 @@ export class ChatHost extends BrowserHost {
       const reset = bridge.frame.getByTestId(RESET_INLINE_TEST_ID);
       if (await reset.count() > 0) {
         await this.#pacer.step(context.signal);
-        await reset.click({ timeout: 5_000 });
+        // Bounded by the request's deadline, at most 30 s: 5 s timed out at load 50 (fresh-clone CI, 2026-12-06).
+        await reset.click({ timeout: Math.min(context.timeoutMs, 30_000) });
       }
     }
     return { ok: true };

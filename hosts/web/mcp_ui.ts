@@ -42,7 +42,9 @@ export class McpUiHost extends LoopbackPageHost<McpUiListeners> {
 
   /** Loads the host page (at setup: a page that cannot connect fails the setup, not the first test). */
   protected async loadHostPage(page: Page): Promise<void> {
-    await page.goto(this.listeners.hostPageUrl.href);
+    await page.goto(this.listeners.hostPageUrl.href, {
+      timeout: scaled(APPS_DEADLINES.hostPageGotoMs, this.options.timeoutMultiplier),
+    });
     const listed = page.getByRole("heading", { name: TOOLS_HEADING });
     const failed = page.getByText(/^Error: /);
     const timeout = scaled(APPS_DEADLINES.hostPageLoadMs, this.options.timeoutMultiplier);

@@ -74,7 +74,9 @@ export class ReferenceHost extends LoopbackPageHost<ReferenceListeners> {
 
   /** Navigates `page` to the host page and waits until its MCP clients are connected. */
   protected async loadHostPage(page: Page): Promise<void> {
-    await page.goto(this.listeners.hostPageUrl.href);
+    await page.goto(this.listeners.hostPageUrl.href, {
+      timeout: scaled(APPS_DEADLINES.hostPageGotoMs, this.options.timeoutMultiplier),
+    });
     await page.waitForFunction(
       () => globalThis.__referenceHost?.ready || globalThis.__referenceHost?.error,
       null,

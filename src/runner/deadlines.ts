@@ -34,6 +34,11 @@ export const APPS_DEADLINES = {
   optionalStepTimeoutMs: 2_000,
   /** How long a local host page (reference, mcp-ui) may take to load and connect to the server. */
   hostPageLoadMs: 15_000,
+  /**
+   * How long the navigation to a local host page may take, before it connects: Playwright's 30 s default
+   * timed out on loopback at load 50 (fresh-clone CI of 2026-12-06). A bound against a hang.
+   */
+  hostPageGotoMs: 60_000,
   /** How long the reference host may take to render the app after a launch. */
   renderMs: 15_000,
   /** How long the MCP Inspector may take to print its banner. */
