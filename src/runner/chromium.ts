@@ -296,7 +296,7 @@ async function killLaunch(marker: string): Promise<void> {
  * tears down its memory, which under load took long enough for a check right after the run to count it
  * (fresh-clone CI of 2026-12-05, two zygotes of an interrupted run).
  */
-async function waitGone(find: () => Promise<number[]>, graceMs: number): Promise<void> {
+export async function waitGone(find: () => Promise<number[]>, graceMs: number): Promise<void> {
   let left: number[] = [];
   const gone = async () => (left = await find()).length === 0;
   if (await pollUntil(gone, { timeoutMs: graceMs, intervalMs: 50 })) return;
