@@ -43,6 +43,8 @@ const DEPS: Readonly<Record<string, readonly string[]>> = {
   // engine parts that drive them (which know nothing of any concrete host), so only their types come up.
   "src/host.ts": [
     "type:src/exec/host_runner.ts",
+    // The capability kinds an MCP Apps host entry lists.
+    "type:src/protocol.ts",
     "type:src/runner/host.ts",
     "type:src/runner/suite_server.ts",
   ],
@@ -347,6 +349,7 @@ Deno.test("the checks report a planted upward import, a planted cycle and a Deno
   };
   assert.deepEqual(forbiddenImports(valueImport), [
     'src/host.ts -> src/exec/host_runner.ts (rule "src/host.ts")',
+    'src/host.ts -> src/protocol.ts (rule "src/host.ts")',
     'src/host.ts -> src/runner/host.ts (rule "src/host.ts")',
     'src/host.ts -> src/runner/suite_server.ts (rule "src/host.ts")',
   ]);
