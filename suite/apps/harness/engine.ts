@@ -64,6 +64,13 @@ const DEFAULT_TIMEOUTS = { automatic: APPS_DEADLINES.automaticTestMs, manual: AP
 
 /** A Runner polls every 50–800 ms; this long without a poll means nobody is driving the suite from outside. */
 const RUNNER_GONE_MS = 2_500;
+/**
+ * Once a Runner has polled this run, how long its silence is taken for a busy Runner rather than none: at load
+ * 50 its polls paused past 2.5 s (scaled) while it serviced a request, and the View answered the next request
+ * `unsupported` for it, a false SKIP (fresh-clone CI of 2026-12-06). A person never takes over from a Runner
+ * mid-run; a Runner that dies ends the run.
+ */
+const RUNNER_BUSY_MS = 30_000;
 
 /** The engine; install it as `globalThis.__mcpConformance`. */
 export class SuiteEngine<Env> implements InIframeChannel {
@@ -76,6 +83,8 @@ export class SuiteEngine<Env> implements InIframeChannel {
   #results: SubtestResult[] = [];
   #total = 0;
   #lastPoll = Number.NEGATIVE_INFINITY;
+  /** Whether a Runner (not the start) polled since the run started. */
+  #runnerPolled = false;
 
   constructor(tests: readonly TestDefinition<Env>[], options: EngineOptions<Env>) {
     this.#tests = inRunOrder(tests);
@@ -93,6 +102,7 @@ export class SuiteEngine<Env> implements InIframeChannel {
     // A Runner starts the suite and polls right after; counting the start as contact keeps the by-hand card
     // from answering the first request "unsupported" before that first poll lands (seen on a loaded machine).
     this.#lastPoll = performance.now();
+    this.#runnerPolled = false;
     useTimeoutMultiplier(filter?.timeoutMultiplier);
     const matching = this.#tests.filter((test) => matches(test, filter ?? null));
     const seed = filter?.shuffleSeed;
@@ -110,6 +120,7 @@ export class SuiteEngine<Env> implements InIframeChannel {
   /** The snapshot the Runner polls. */
   poll(): SuitePoll {
     this.#lastPoll = performance.now();
+    this.#runnerPolled = true;
     return this.snapshot();
   }
 
@@ -132,7 +143,9 @@ export class SuiteEngine<Env> implements InIframeChannel {
    * Whether a Runner polled within `withinMs` (scaled by the run's timeout multiplier, as a loaded machine
    * slows the Runner's polls too); when none did, a person answers the requests in the View.
    */
-  runnerAttached(withinMs = suiteDeadline(RUNNER_GONE_MS)): boolean {
+  runnerAttached(
+    withinMs = suiteDeadline(this.#runnerPolled ? RUNNER_BUSY_MS : RUNNER_GONE_MS),
+  ): boolean {
     return performance.now() - this.#lastPoll <= withinMs;
   }
 

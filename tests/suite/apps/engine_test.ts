@@ -232,3 +232,16 @@ Deno.test("a second start while running is ignored; a View that cannot connect f
   assert.deepEqual(results.map((r) => [r.id, r.status]), [["s/one", "FAIL"]]);
   assert.match(results[0]!.message ?? "", /could not connect to the host: Error: no handshake/);
 });
+
+Deno.test("a Runner that has polled this run stays attached through a pause; without one, a person answers", async () => {
+  const slow = test("a/slow", (t) => t.sleep(4_000));
+  const polled = engineOf([slow]).engine;
+  const alone = engineOf([slow]).engine;
+  polled.start();
+  polled.poll();
+  alone.start();
+  // Past the 2.5 s a silent suite waits before a person answers, far inside a busy Runner's 30 s.
+  await new Promise((resolve) => setTimeout(resolve, 2_800));
+  assert.equal(polled.runnerAttached(), true, "a Runner's pause (at load) was taken for no Runner");
+  assert.equal(alone.runnerAttached(), false, "with no Runner ever polling, a person must be asked");
+});
