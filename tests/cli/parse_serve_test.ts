@@ -113,7 +113,9 @@ Deno.test("conformance parse streams: the same lines as parseStream for every re
     assert.equal(await parseCommand(["--host", "claude-code", big], counting), 0);
     const grownMb = (Deno.memoryUsage().rss - before) / 2 ** 20;
     assert.ok(printed > 48e6, `printed ${printed} characters`);
-    assert.ok(grownMb < 40, `parsing a 48 MB recording grew the process by ${grownMb.toFixed(0)} MiB`);
+    // Read whole it would take well over 100 MB; streamed it takes a few MiB, plus the garbage a collector
+    // starved by load has not freed yet: 65 MiB at load 50 in fresh-clone CI (2026-12-06), so 40 was too tight.
+    assert.ok(grownMb < 80, `parsing a 48 MB recording grew the process by ${grownMb.toFixed(0)} MiB`);
   } finally {
     await Deno.remove(big);
   }
