@@ -41,7 +41,7 @@ function requestsOf(kind: CapabilityKind): CapabilityRequest[] {
 
 type Method = (request: CapabilityRequest, context: CapabilityContext) => Promise<unknown>;
 
-/** Which kinds `host` has a method for; those not in `listed` must answer unsupported. */
+/** Each kind `entry` lists has a method on `host`; each other method of `host` answers unsupported. */
 async function check(entry: AppsHostEntry, host: Host): Promise<void> {
   const methods = CAPABILITY_KINDS.filter((kind) => typeof host[kind] === "function");
   for (const kind of entry.capabilities) {
