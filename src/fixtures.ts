@@ -173,6 +173,11 @@ export interface ServerLog {
   /** Every `marker` posted through `conformance_server_log`, in order. */
   markers: { marker: string; at: number }[];
   /**
+   * Every JSON-RPC method received, in order (`target`: the tool or URI); absent from a server that does not
+   * keep it.
+   */
+  methods?: { method: string; at: number; target?: string }[];
+  /**
    * What the second server running in the same process received (`visibility/cross-server-blocked`);
    * `null` when this server knows of none (a second server may still run elsewhere).
    */

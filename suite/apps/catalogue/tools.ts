@@ -4,7 +4,12 @@
  *
  * @module
  */
-import { APP_MIME_TYPE, SUITE_CONFIG_ELEMENT_ID, UI_EXTENSION_ID } from "../../../src/fixtures.ts";
+import {
+  APP_MIME_TYPE,
+  type ServerLog,
+  SUITE_CONFIG_ELEMENT_ID,
+  UI_EXTENSION_ID,
+} from "../../../src/fixtures.ts";
 import type { SuiteEnv } from "../harness/env.ts";
 import { suiteDeadline } from "../harness/timing.ts";
 import type { TestContext } from "../harness/test_api.ts";
@@ -19,6 +24,65 @@ async function serverLog(t: TestContext, env: SuiteEnv, marker?: string) {
       `The server log is unreachable through the host (conformance_server_log): ${String(error)}`,
     );
   }
+}
+
+/**
+ * How long before its launcher call a host's `resources/read` may reach the server and still be the read of
+ * that render. Hosts send the read beside the call (the reference host sends both at once), so at load the
+ * server can receive the read first; a cached copy is older than this or was read in an earlier session.
+ */
+export const READ_LEAD_MS = 5_000;
+
+/** What the server log says of one render's `resources/read`s ({@linkcode readsOfRender}). */
+export interface RenderReads {
+  /** When the launcher call that started the render reached the server. */
+  readonly launcherCallAt: number;
+  /** Reads of the resource that belong to this render (the View's own reads included). */
+  readonly count: number;
+  /** The latest read before the render's window, when there is one. */
+  readonly nearestEarlier: number | undefined;
+  /** What closed the window before the launcher call, when it was not {@linkcode READ_LEAD_MS}. */
+  readonly boundary: string | undefined;
+}
+
+/**
+ * The reads of `uri` that belong to the render tagged `renderTag`: those after its launcher call, and those up
+ * to {@linkcode READ_LEAD_MS} before it when neither an earlier launcher call nor a new session (`initialize`,
+ * `server/discover`) came between. A read from before (connector setup, an earlier render on the same server)
+ * is a cached copy rendered now. `undefined` when the log has no launcher call before the render's first call.
+ */
+export function readsOfRender(
+  log: ServerLog,
+  launcher: string,
+  renderTag: string,
+  uri: string,
+): RenderReads | undefined {
+  const ofThisRender = log.toolCalls.filter((call) => JSON.stringify(call.arguments).includes(renderTag));
+  const firstSeen = Math.min(...ofThisRender.map((call) => call.at));
+  const launches = log.toolCalls.filter((call) => call.name === launcher && call.at <= firstSeen);
+  const started = launches.at(-1);
+  if (started === undefined) return undefined;
+  let from = started.at - READ_LEAD_MS;
+  let boundary: string | undefined;
+  const earlierLaunch = launches.at(-2);
+  if (earlierLaunch !== undefined && earlierLaunch.at >= from) {
+    from = Math.min(earlierLaunch.at + 1, started.at);
+    boundary = `an earlier ${launcher} call`;
+  }
+  const session = (log.methods ?? []).filter((entry) =>
+    (entry.method === "initialize" || entry.method === "server/discover") && entry.at <= started.at
+  ).at(-1);
+  if (session !== undefined && session.at > from) {
+    from = session.at;
+    boundary = `a new session (${session.method})`;
+  }
+  const reads = log.resourcesRead.filter((read) => read.uri === uri);
+  return {
+    launcherCallAt: started.at,
+    count: reads.filter((read) => read.at >= from).length,
+    nearestEarlier: reads.filter((read) => read.at < from).at(-1)?.at,
+    boundary,
+  };
 }
 
 /** The proxying tests. */
@@ -89,26 +153,22 @@ export const TOOLS: SuiteTest[] = [
       const { resourceUri: uri, launcher } = env.config();
       // The marker puts this render in the log on the server's clock, even when nothing else of it is there.
       const log = await serverLog(t, env, env.nonce("read-referenced"));
-      const ofThisRender = log.toolCalls.filter((call) =>
-        JSON.stringify(call.arguments).includes(env.renderTag)
-      );
-      const firstSeen = Math.min(...ofThisRender.map((call) => call.at));
-      // Only a read for this render counts: one at or after the launcher call that started it. A read from
-      // before (connector setup, an earlier run on the same server) is a cached copy rendered now.
-      const started = log.toolCalls.filter((call) => call.name === launcher && call.at <= firstSeen).at(-1);
-      if (started === undefined) {
+      const reads = readsOfRender(log, launcher, env.renderTag, uri);
+      if (reads === undefined) {
         t.notTestable(`The server log has no tools/call ${launcher} before this render's first call`);
       }
-      const reads = log.resourcesRead.filter((read) => read.uri === uri);
-      const since = reads.filter((read) => read.at >= started.at).length;
-      t.observe("launcherCallAt", started.at);
-      t.observe("readsSinceLauncherCall", since);
+      t.observe("launcherCallAt", reads.launcherCallAt);
+      t.observe("readsForThisRender", reads.count);
       t.observe("ownReads", env.ownResourceReads);
       t.assert(
-        since > env.ownResourceReads,
-        reads.length > 0
-          ? `The host rendered ${uri} without reading it for this render: the server's last read of it ` +
-            `(${reads.length} in all) came ${started.at - reads.at(-1)!.at} ms before the ${launcher} call`
+        reads.count > env.ownResourceReads,
+        reads.nearestEarlier !== undefined
+          ? `The host rendered ${uri} without reading it for this render: the server's nearest earlier read of ` +
+            `it came ${reads.launcherCallAt - reads.nearestEarlier} ms before the ${launcher} call` +
+            (reads.boundary ? ` (${reads.boundary} came between)` : "")
+          : reads.count > 0
+          ? `The host rendered ${uri} without reading it for this render: the ${reads.count} read(s) of it ` +
+            `since the ${launcher} call are the View's own`
           : `The server never saw the host read ${uri}`,
       );
     },
