@@ -36,13 +36,24 @@ async function runEscaper(id: string, daemons: readonly string[], pattern: RegEx
   return { exit, tookMs, survivors, result };
 }
 
+/**
+ * A host line that starts `command` in the background and waits (up to 10 s) until it has left the host's
+ * process group. Without the wait, a busy machine can see the host exit before `setsid` has run, while the
+ * daemon is still in the group, which the harness rightly reports as `group_survived` instead.
+ */
+function escaped(command: string): string {
+  return `${command} d=$!; i=0; ` +
+    `while [ $i -lt 200 ] && [ "$(ps -o pgid= -p $d)" = "$(ps -o pgid= -p $$)" ]; ` +
+    `do sleep 0.05; i=$((i+1)); done`;
+}
+
 Deno.test({
   name: "daemons a host starts with setsid are killed and reported, and the run is not held by them",
   ignore: Deno.build.os !== "linux",
   fn: async () => {
     const { exit, tookMs, survivors, result } = await runEscaper(
       "escaper",
-      ["setsid sleep 300 >/dev/null 2>&1 &", "setsid sleep 301 &"],
+      [escaped("setsid sleep 300 >/dev/null 2>&1 &"), escaped("setsid sleep 301 &")],
       /sleep 30[01]/,
     );
     assert.deepEqual(survivors, [], `the escaped daemons outlived the run:\n${describeSurvivors(survivors)}`);
@@ -66,7 +77,7 @@ Deno.test({
     // the harness's permission set that hunt reads the same listing that showed the group gone.
     const { exit, survivors, result } = await runEscaper(
       "quiet-escaper",
-      ["setsid sleep 302 >/dev/null 2>&1 </dev/null &"],
+      [escaped("setsid sleep 302 >/dev/null 2>&1 </dev/null &")],
       /sleep 302/,
     );
     assert.deepEqual(survivors, [], `the escaped daemon outlived the run:\n${describeSurvivors(survivors)}`);
