@@ -31,6 +31,7 @@ import { NativeConsents } from "./native_dialogs.ts";
 import { OpenedTabs } from "./opened_tabs.ts";
 import { Pacer } from "./pacing.ts";
 import { profileDirFor } from "./profile.ts";
+import { actionTimeoutMs } from "../../src/runner/deadlines.ts";
 
 /** The longest a theme switch in `resetIsolation` gets to reach the View (it ends once the View shows it). */
 const THEME_SETTLE_MS = 5_000;
@@ -352,7 +353,7 @@ export class ChatHost extends BrowserHost {
       const target = this.page.locator(selector).first();
       if (await target.isVisible().catch(() => false)) {
         await this.#pacer.step(context.signal);
-        await target.click({ timeout: Math.min(context.timeoutMs, 30_000) });
+        await target.click({ timeout: actionTimeoutMs(context) });
         if (commit.key !== undefined) await this.page.keyboard.press(commit.key);
         return clicked;
       }
@@ -581,7 +582,7 @@ export class ChatHost extends BrowserHost {
       if (await reset.count() > 0) {
         await this.#pacer.step(context.signal);
         // Bounded by the request's deadline, at most 30 s: 5 s timed out at load 50 (fresh-clone CI, 2026-12-06).
-        await reset.click({ timeout: Math.min(context.timeoutMs, 30_000) });
+        await reset.click({ timeout: actionTimeoutMs(context) });
       }
     }
     return { ok: true };

@@ -10,6 +10,7 @@ import type { Page } from "playwright-core";
 import type { CapabilityResult } from "../../src/protocol.ts";
 import type { CapabilityContext } from "../../src/runner/host.ts";
 import { pollUntil } from "../../src/time.ts";
+import { actionTimeoutMs } from "../../src/runner/deadlines.ts";
 
 /**
  * The URLs of the tabs opened beside one host page.
@@ -58,7 +59,7 @@ export class OpenedTabs {
    */
   async waitFor(prefix: string, context: CapabilityContext): Promise<CapabilityResult> {
     const opened = await pollUntil(() => this.find(prefix), {
-      timeoutMs: Math.min(context.timeoutMs, 30_000),
+      timeoutMs: actionTimeoutMs(context),
       intervalMs: 50,
       signal: context.signal,
     });

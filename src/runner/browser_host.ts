@@ -21,6 +21,7 @@ import type { CapabilityContext, Host, HostSetupOptions, RequestOf, SuiteBridge 
 import type { FrameSuiteBridge } from "./suite_bridge.ts";
 import { pollUntil } from "../time.ts";
 import { fileNamePart } from "../file_name.ts";
+import { actionTimeoutMs } from "./deadlines.ts";
 
 /** The browser a {@linkcode BrowserHost} drives: its context, and how to let go of it. */
 export interface BrowserSession {
@@ -225,7 +226,7 @@ export abstract class BrowserHost implements Host {
   ): Promise<CapabilityResult> {
     if (this.bridge === null || this.bridge.isDetached()) return { ok: false, error: "No View is rendered" };
     await this.bridge.frame.getByTestId(TRIGGER_TEST_ID).click({
-      timeout: Math.min(context.timeoutMs, 30_000),
+      timeout: actionTimeoutMs(context),
       // Deprecated only in that it will become the default.
       noWaitAfter: true,
     });

@@ -26,6 +26,11 @@ export const APPS_DEADLINES = {
   /** What a request with its own deadline gets on top of it, for the host's round trips. */
   requestGraceMs: 5_000,
   /**
+   * The longest one browser action of a capability may take (a click, the wait for a tab it opened), within
+   * the request's deadline: a bound against a host that never shows what is clicked or opened.
+   */
+  actionMs: 30_000,
+  /**
    * How long a launch step waits for its element, unless it says otherwise: a bound against a host that never
    * shows it, paid only then. 10 s was too short for the Inspector's tab bar after its connect at load 40.
    */
@@ -48,3 +53,17 @@ export const APPS_DEADLINES = {
   /** An in-iframe manual test's deadline (a person may be answering), unless it names its own. */
   manualTestMs: 90_000,
 } as const;
+
+/**
+ * The bound of one browser action a capability takes: the request's deadline, at most
+ * {@linkcode APPS_DEADLINES.actionMs}.
+ *
+ * @example
+ * ```ts
+ * import { actionTimeoutMs } from "./deadlines.ts";
+ * actionTimeoutMs({ timeoutMs: 90_000 }); // 30_000
+ * ```
+ */
+export function actionTimeoutMs(context: { readonly timeoutMs: number }): number {
+  return Math.min(context.timeoutMs, APPS_DEADLINES.actionMs);
+}
