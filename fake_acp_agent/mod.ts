@@ -8,7 +8,9 @@
  * (through the client's `fs/write_text_file` when it advertised it) and reports it as `diff` content;
  * `@@acp shell PATH` is a command tool call that asks `session/request_permission` first and, when allowed,
  * writes PATH (resolved against the session's cwd), and ends the turn `cancelled` when it was cancelled while
- * asking; `@@acp model-error` is a turn whose model call failed.
+ * asking; `@@acp terminal PATH` is a command tool call that writes PATH through the client's terminal
+ * (`terminal/create`, `wait_for_exit`, `output`, `release`) when it advertised one, and itself otherwise;
+ * `@@acp model-error` is a turn whose model call failed.
  * Sessions are kept under `$HOME/.fake-acp-agent/`, so a later process can `session/load` them.
  *
  * It imports nothing outside this folder: it is re-invoked per test and must start fast.
@@ -61,6 +63,10 @@ export const FAKE_ACP_DEFECTS = [
    * rejection and finishes the turn with `end_turn` (github/copilot-cli#4561, in the permission path).
    */
   "cancelled-permission-ends-turn",
+  /** Never calls `terminal/release` for the terminal it created ("The Agent MUST release the terminal"). */
+  "leaks-terminal",
+  /** Sends `terminal/create` a relative `cwd` (the schema asks for an absolute one). */
+  "terminal-relative-cwd",
 ] as const;
 
 /** One defect of {@linkcode FAKE_ACP_DEFECTS}. */
@@ -130,6 +136,7 @@ class FakeAcpAgent {
   readonly #pending = new Map<number, (message: Record<string, unknown>) => void>();
   #nextId = 1;
   #clientFs = { readTextFile: false, writeTextFile: false };
+  #clientTerminal = false;
 
   constructor(defect: FakeAcpDefect | null) {
     this.#defect = defect;
@@ -210,6 +217,8 @@ class FakeAcpAgent {
       : FAKE_ACP_PROTOCOL_VERSION;
     const fs = (params.clientCapabilities as { fs?: Record<string, unknown> } | undefined)?.fs;
     this.#clientFs = { readTextFile: fs?.readTextFile === true, writeTextFile: fs?.writeTextFile === true };
+    this.#clientTerminal =
+      (params.clientCapabilities as { terminal?: unknown } | undefined)?.terminal === true;
     respond(id, {
       protocolVersion: version,
       agentCapabilities: {
@@ -330,6 +339,13 @@ class FakeAcpAgent {
       this.#finish(turn, "end_turn");
       return;
     }
+    const terminal = /@@acp terminal (\S+)/.exec(text);
+    if (terminal) {
+      await this.#terminalTool(session, sessionId, terminal[1]!);
+      say("DONE");
+      this.#finish(turn, "end_turn");
+      return;
+    }
     say(/@@acp say (.+)/.exec(text)?.[1] ?? "OK");
     this.#finish(turn, "end_turn");
   }
@@ -412,6 +428,55 @@ class FakeAcpAgent {
       toolCallId,
       status: runs ? "completed" : "failed",
     });
+  }
+
+  /** A command run through the client's terminal when it advertised one (released after), else by itself. */
+  async #terminalTool(session: Session, sessionId: string, target: string): Promise<void> {
+    const path = this.#resolve(session, target);
+    const command = `echo conformance > '${path}'`;
+    const toolCallId = `terminal-${crypto.randomUUID()}`;
+    const status = (status: string, content?: unknown[]) =>
+      sessionUpdate(sessionId, {
+        sessionUpdate: "tool_call_update",
+        toolCallId,
+        status,
+        ...(content ? { content } : {}),
+      });
+    sessionUpdate(sessionId, {
+      sessionUpdate: "tool_call",
+      toolCallId,
+      title: command,
+      kind: "execute",
+      status: "pending",
+      rawInput: { command },
+    });
+    if (!this.#clientTerminal) {
+      status("in_progress");
+      Deno.writeTextFileSync(path, "conformance\n");
+      status("completed");
+      return;
+    }
+    const created = await this.#ask("terminal/create", {
+      sessionId,
+      command: "sh",
+      args: ["-c", command],
+      cwd: this.#defect === "terminal-relative-cwd" ? "." : session.cwd,
+      outputByteLimit: 65_536,
+    });
+    const terminalId = (created.result as { terminalId?: unknown } | undefined)?.terminalId;
+    if (typeof terminalId !== "string") {
+      status("failed", [{ type: "content", content: { type: "text", text: JSON.stringify(created.error) } }]);
+      return;
+    }
+    const shown = [{ type: "terminal", terminalId }];
+    status("in_progress", shown);
+    const exited = await this.#ask("terminal/wait_for_exit", { sessionId, terminalId });
+    await this.#ask("terminal/output", { sessionId, terminalId });
+    if (this.#defect !== "leaks-terminal") await this.#ask("terminal/release", { sessionId, terminalId });
+    status(
+      (exited.result as { exitCode?: unknown } | undefined)?.exitCode === 0 ? "completed" : "failed",
+      shown,
+    );
   }
 
   #finish(turn: Turn, stopReason: string): void {

@@ -44,6 +44,8 @@ export const FAKE_ACP_VARIANTS: readonly FakeAcpVariant[] = [
   { defect: "calls-unadvertised-fs", fails: ["cli/acp/client-capabilities"] },
   { defect: "fs-relative-path", fails: ["cli/acp/client-fs"] },
   { defect: "cancelled-permission-ends-turn", fails: ["cli/acp/permission-cancel"] },
+  { defect: "leaks-terminal", fails: ["cli/acp/client-terminal"] },
+  { defect: "terminal-relative-cwd", fails: ["cli/acp/client-terminal"] },
 ];
 
 /**

@@ -28,6 +28,7 @@ import {
 import { capabilityProblems, claims } from "./acp_checks.ts";
 import { type AcpCase, notCancelled, openSession, resultOf, turnOf } from "./acp_case.ts";
 import { ACP_TOOL_CASES } from "./acp_tools.ts";
+import { ACP_TERMINAL_CASES } from "./acp_terminal.ts";
 import type { CliTier } from "./tier.ts";
 
 const PREFIX = "cli/acp/";
@@ -306,7 +307,11 @@ const BASE_CASES: readonly AcpCase[] = [
   },
 ];
 
-const CASES: readonly AcpCase[] = [...BASE_CASES, ...ACP_TOOL_CASES];
+const CASES: readonly AcpCase[] = [
+  ...BASE_CASES,
+  ...ACP_TOOL_CASES,
+  ...ACP_TERMINAL_CASES,
+];
 
 /** The ACP tier. */
 export const acpTier: CliTier = {

@@ -94,7 +94,7 @@ function writeScript(runner: HostRunner, path: (sandbox: Sandbox) => string, con
 }
 
 /** A script whose one tool call is the host's shell tool running `command`, then `DONE`. */
-function shellScript(runner: HostRunner, command: (sandbox: Sandbox) => string) {
+export function shellScript(runner: HostRunner, command: (sandbox: Sandbox) => string) {
   return (sandbox: Sandbox): ModelScript => {
     const tool = runner.toolBehavior!.tools.shell;
     return {
@@ -105,7 +105,7 @@ function shellScript(runner: HostRunner, command: (sandbox: Sandbox) => string) 
 }
 
 /** The model for a case: the script when the host has a model (a modelFree fake has none). */
-function scripted(script: (runner: HostRunner) => (sandbox: Sandbox) => ModelScript) {
+export function scripted(script: (runner: HostRunner) => (sandbox: Sandbox) => ModelScript) {
   return (runner: HostRunner) => runner.toolBehavior ? { script: script(runner) } : {};
 }
 
@@ -114,7 +114,7 @@ const CONTENT = "conformance-acp";
 
 const editPath = (sandbox: Sandbox) => join(sandbox.work, EDIT_FILE);
 const permissionPath = (sandbox: Sandbox) => join(sandbox.work, PERMISSION_FILE);
-const shellCommand = (target: string) => `echo conformance > '${target}'`;
+export const shellCommand = (target: string) => `echo conformance > '${target}'`;
 
 /**
  * Answers `session/request_permission` by picking the first option of `choice`'s kinds (allow: allow_once,
@@ -173,14 +173,14 @@ function cancellingGate() {
 }
 
 /** A finished tool turn: the prompt's id, its result, and its session. */
-interface ToolTurn {
+export interface ToolTurn {
   readonly sessionId: string;
   readonly id: number;
   readonly result: Json;
 }
 
 /** Opens a session, sends `text` as a prompt and waits for the turn to end and late lines to settle. */
-async function toolTurn(
+export async function toolTurn(
   run: AcpRun,
   text: string,
   capabilities?: ClientCapabilities,
@@ -199,7 +199,7 @@ async function toolTurn(
 }
 
 /** The `update` objects of the session's tool calls (`tool_call`, `tool_call_update`), in order. */
-function toolUpdates(entries: readonly TranscriptEntry[], sessionId: string): Json[] {
+export function toolUpdates(entries: readonly TranscriptEntry[], sessionId: string): Json[] {
   return updatesOf(entries, sessionId).flatMap((index) => {
     const kind = updateKind(entries[index]!);
     if (kind !== "tool_call" && kind !== "tool_call_update") return [];
@@ -209,7 +209,7 @@ function toolUpdates(entries: readonly TranscriptEntry[], sessionId: string): Js
 }
 
 /** The agent's requests of `method` (prefix with a trailing `/`), in order. */
-function agentRequests(entries: readonly TranscriptEntry[], method: string): JsonRpcMessage[] {
+export function agentRequests(entries: readonly TranscriptEntry[], method: string): JsonRpcMessage[] {
   return entries.flatMap((entry) => {
     const message = entry.dir === "recv" ? entry.message : null;
     if (!message || message.id === undefined || typeof message.method !== "string") return [];
@@ -263,7 +263,7 @@ function lifecycleProblems(
 }
 
 /** Whether `path` exists. */
-async function exists(path: string): Promise<boolean> {
+export async function exists(path: string): Promise<boolean> {
   try {
     await Deno.stat(path);
     return true;
@@ -273,7 +273,7 @@ async function exists(path: string): Promise<boolean> {
 }
 
 /** Every content item of the tool updates, with its tool call's id. */
-function contentsOf(updates: readonly Json[]): { id: string; item: Json }[] {
+export function contentsOf(updates: readonly Json[]): { id: string; item: Json }[] {
   return updates.flatMap((update) =>
     Array.isArray(update.content)
       ? update.content.filter(isObject).map((item) => ({ id: String(update.toolCallId), item }))
