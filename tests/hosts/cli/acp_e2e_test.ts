@@ -17,7 +17,7 @@ import type { Outcome } from "../../../src/outcome.ts";
 import { acpTier } from "../../../suite/cli/acp.ts";
 import { isRealCli } from "../../../suite/cli/mock_model.ts";
 import { headlessSettings } from "../../_settings.ts";
-import { exactMismatches, listedIn } from "../../_exact.ts";
+import { exactMismatches, type GateRow, listedIn } from "../../_exact.ts";
 
 /** The real agents whose ACP results are recorded (2026-12-05); the rest are declared but not yet run here. */
 const RECORDED: readonly string[] = [
@@ -30,6 +30,17 @@ const RECORDED: readonly string[] = [
   "omp",
   "kilo",
 ];
+
+/**
+ * INFO results observed here (2026-12-05), which expectations files cannot list (an INFO is never unexpected):
+ * with `terminal` advertised these agents ran the command themselves, a MAY not taken (docs/cli-hosts.md).
+ */
+const INFO_ROWS: Readonly<Record<string, Readonly<Record<string, GateRow>>>> = Object.fromEntries(
+  ["gemini", "qwen", "claude-code", "opencode", "kilo"].map((host) => [
+    host,
+    { "cli/acp/client-terminal": { status: "INFO", because: "the agent ran the command itself" } },
+  ]),
+);
 
 const chosen = (Deno.env.get("CONFORMANCE_ACP_HOSTS") ?? "").split(",").filter(Boolean);
 const real = HOSTS.filter((entry): entry is CliHostEntry =>
@@ -83,6 +94,7 @@ Deno.test({
           const problems = exactMismatches({
             outcomes: mine,
             listed: listedIn(expectations, entry.id),
+            ...(INFO_ROWS[entry.id] ? { table: INFO_ROWS[entry.id] } : {}),
           });
           assert.deepEqual(problems, [], `${entry.id}:\n${problems.join("\n")}`);
         },
