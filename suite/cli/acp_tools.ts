@@ -19,7 +19,7 @@ import { REFUSE_AGENT_REQUESTS } from "../../src/acp/connection.ts";
 import type { HostRunner } from "../../src/exec/host_runner.ts";
 import type { ModelScript } from "../../src/mock_model/script.ts";
 import type { Sandbox } from "../../src/mock_model/sandbox.ts";
-import { fail, type Outcome, pass, skip, warn } from "../../src/outcome.ts";
+import { fail, info, type Outcome, pass, skip, warn } from "../../src/outcome.ts";
 import { type AcpCase, notCancelled, openSession, resultOf, turnOf } from "./acp_case.ts";
 import {
   type AcpRun,
@@ -764,12 +764,13 @@ export const ACP_TOOL_CASES: readonly AcpCase[] = [
         );
       }
       if (writes.length === 0) {
-        return warn(
-          written
-            ? `fs.writeTextFile advertised, but the agent wrote ${EDIT_FILE} itself (the spec lets it; ` +
-              `fs calls: ${calls.map((c) => c.method).join(", ") || "none"})`
-            : `no fs/write_text_file and ${EDIT_FILE} not written: nothing to judge`,
-        );
+        // Not a SHOULD broken: the capability only makes the methods available, so this is a MAY not taken.
+        return written
+          ? info(
+            `fs.writeTextFile advertised, but the agent wrote ${EDIT_FILE} itself (the spec lets it; ` +
+              `fs calls: ${calls.map((c) => c.method).join(", ") || "none"})`,
+          )
+          : warn(`no fs/write_text_file and ${EDIT_FILE} not written: nothing to judge`);
       }
       const content = await Deno.readTextFile(path).catch(() => "");
       if (!content.includes(CONTENT)) {

@@ -33,14 +33,18 @@ const RECORDED: readonly string[] = [
 
 /**
  * INFO results observed here (2026-12-05), which expectations files cannot list (an INFO is never unexpected):
- * with `terminal` advertised these agents ran the command themselves, a MAY not taken (docs/cli-hosts.md).
+ * a client capability advertised and the agent did the work itself, a MAY not taken (docs/cli-hosts.md).
  */
-const INFO_ROWS: Readonly<Record<string, Readonly<Record<string, GateRow>>>> = Object.fromEntries(
-  ["gemini", "qwen", "claude-code", "opencode", "kilo"].map((host) => [
-    host,
-    { "cli/acp/client-terminal": { status: "INFO", because: "the agent ran the command itself" } },
-  ]),
-);
+const RAN_ITSELF: GateRow = { status: "INFO", because: "the agent ran the command itself" };
+const WROTE_ITSELF: GateRow = { status: "INFO", because: "but the agent wrote" };
+const INFO_ROWS: Readonly<Record<string, Readonly<Record<string, GateRow>>>> = {
+  gemini: { "cli/acp/client-terminal": RAN_ITSELF },
+  qwen: { "cli/acp/client-terminal": RAN_ITSELF },
+  "claude-code": { "cli/acp/client-terminal": RAN_ITSELF, "cli/acp/client-fs": WROTE_ITSELF },
+  opencode: { "cli/acp/client-terminal": RAN_ITSELF, "cli/acp/client-fs": WROTE_ITSELF },
+  kilo: { "cli/acp/client-terminal": RAN_ITSELF, "cli/acp/client-fs": WROTE_ITSELF },
+  codex: { "cli/acp/client-fs": WROTE_ITSELF },
+};
 
 const chosen = (Deno.env.get("CONFORMANCE_ACP_HOSTS") ?? "").split(",").filter(Boolean);
 const real = HOSTS.filter((entry): entry is CliHostEntry =>
