@@ -10,8 +10,10 @@
  * writes PATH (resolved against the session's cwd), and ends the turn `cancelled` when it was cancelled while
  * asking; `@@acp terminal PATH` is a command tool call that writes PATH through the client's terminal
  * (`terminal/create`, `wait_for_exit`, `output`, `release`) when it advertised one, and itself otherwise;
- * `@@acp model-error` is a turn whose model call failed.
- * Sessions are kept under `$HOME/.fake-acp-agent/`, so a later process can `session/load` them.
+ * `@@acp model-error` is a turn whose model call failed; `@@acp recall` replies with what the session's
+ * earlier prompts said (`nothing` when it kept none).
+ * Sessions are kept under `$HOME/.fake-acp-agent/`, so a later process can `session/load` or `session/resume`
+ * them; `session/close` cancels the session's turn as `session/cancel` does.
  *
  * It imports nothing outside this folder: it is re-invoked per test and must start fast.
  *
@@ -67,6 +69,12 @@ export const FAKE_ACP_DEFECTS = [
   "leaks-terminal",
   /** Sends `terminal/create` a relative `cwd` (the schema asks for an absolute one). */
   "terminal-relative-cwd",
+  /** Replays the conversation as updates on `session/resume`, as `session/load` does. */
+  "replays-on-resume",
+  /** Answers `session/resume` but starts the session with an empty conversation. */
+  "resume-forgets",
+  /** Answers `session/close` and lets the session's turn run on to `end_turn`. */
+  "close-leaves-turn",
 ] as const;
 
 /** One defect of {@linkcode FAKE_ACP_DEFECTS}. */
@@ -196,6 +204,10 @@ class FakeAcpAgent {
         return this.#newSession(id, params);
       case "session/load":
         return this.#loadSession(id, params);
+      case "session/resume":
+        return this.#resumeSession(id, params);
+      case "session/close":
+        return this.#closeSession(id, params);
       case "session/prompt":
         return void this.#prompt(id, params);
       case "session/cancel":
@@ -225,6 +237,7 @@ class FakeAcpAgent {
         loadSession: true,
         promptCapabilities: { image: false, audio: false, embeddedContext: false },
         mcpCapabilities: { http: false, sse: false },
+        sessionCapabilities: { resume: {}, close: {} },
       },
       authMethods: [],
       agentInfo: { name: "fake-acp-agent", title: "Fake ACP agent", version: "1.0.0" },
@@ -252,28 +265,61 @@ class FakeAcpAgent {
     Deno.writeTextFileSync(file, JSON.stringify(this.#sessions.get(sessionId)));
   }
 
+  /** The session kept on disk for `sessionId`, or `null` when there is none. */
+  #stored(sessionId: string): Session | null {
+    try {
+      return JSON.parse(Deno.readTextFileSync(sessionFile(sessionId) ?? "/nonexistent")) as Session;
+    } catch {
+      return null;
+    }
+  }
+
+  #replay(sessionId: string, session: Session): void {
+    for (const entry of session.history) {
+      update(sessionId, entry.text, entry.role === "user" ? "user_message_chunk" : "agent_message_chunk");
+    }
+  }
+
   #loadSession(id: unknown, params: Record<string, unknown>): void {
     const sessionId = String(params.sessionId);
-    const file = sessionFile(sessionId);
-    let session: Session;
-    try {
-      session = JSON.parse(Deno.readTextFileSync(file ?? "/nonexistent")) as Session;
-    } catch {
+    const session = this.#stored(sessionId);
+    if (!session) {
       fail(id, -32602, `Unknown session "${sessionId}"`);
       return;
     }
     this.#sessions.set(sessionId, session);
-    const replay = () => {
-      for (const entry of session.history) {
-        update(sessionId, entry.text, entry.role === "user" ? "user_message_chunk" : "agent_message_chunk");
-      }
-    };
     if (this.#defect === "replay-after-load-response") {
       respond(id, {});
-      replay();
+      this.#replay(sessionId, session);
       return;
     }
-    replay();
+    this.#replay(sessionId, session);
+    respond(id, {});
+  }
+
+  /** `session/resume`: the session back from disk, its conversation kept and not replayed. */
+  #resumeSession(id: unknown, params: Record<string, unknown>): void {
+    const sessionId = String(params.sessionId);
+    const session = this.#stored(sessionId);
+    if (!session) {
+      fail(id, -32602, `Unknown session "${sessionId}"`);
+      return;
+    }
+    if (this.#defect === "resume-forgets") session.history.length = 0;
+    this.#sessions.set(sessionId, session);
+    if (this.#defect === "replays-on-resume") this.#replay(sessionId, session);
+    respond(id, {});
+  }
+
+  /** `session/close`: the session's turn cancelled as by `session/cancel`, then the session dropped. */
+  #closeSession(id: unknown, params: Record<string, unknown>): void {
+    const sessionId = String(params.sessionId);
+    if (!this.#sessions.has(sessionId)) {
+      fail(id, -32602, `Unknown session "${sessionId}"`);
+      return;
+    }
+    if (this.#defect !== "close-leaves-turn") this.#cancel(params);
+    this.#sessions.delete(sessionId);
     respond(id, {});
   }
 
@@ -343,6 +389,13 @@ class FakeAcpAgent {
     if (terminal) {
       await this.#terminalTool(session, sessionId, terminal[1]!);
       say("DONE");
+      this.#finish(turn, "end_turn");
+      return;
+    }
+    if (/@@acp recall/.test(text)) {
+      // What the session's earlier prompts said: only a session that kept its conversation can say it.
+      const earlier = session.history.slice(0, -1).filter((entry) => entry.role === "user");
+      say(earlier.map((entry) => entry.text.replace(/@@acp \w+ ?/g, "")).join(" ") || "nothing");
       this.#finish(turn, "end_turn");
       return;
     }

@@ -46,6 +46,9 @@ export const FAKE_ACP_VARIANTS: readonly FakeAcpVariant[] = [
   { defect: "cancelled-permission-ends-turn", fails: ["cli/acp/permission-cancel"] },
   { defect: "leaks-terminal", fails: ["cli/acp/client-terminal"] },
   { defect: "terminal-relative-cwd", fails: ["cli/acp/client-terminal"] },
+  { defect: "replays-on-resume", fails: ["cli/acp/session-resume"] },
+  { defect: "resume-forgets", fails: ["cli/acp/session-resume"] },
+  { defect: "close-leaves-turn", fails: ["cli/acp/session-close"] },
 ];
 
 /**

@@ -26,21 +26,25 @@ import {
   updatesOf,
 } from "./acp_session.ts";
 import { capabilityProblems, claims } from "./acp_checks.ts";
-import { type AcpCase, notCancelled, openSession, resultOf, turnOf } from "./acp_case.ts";
+import {
+  type AcpCase,
+  notCancelled,
+  openSession,
+  resultOf,
+  SETTLE_MS,
+  SLOW_PROMPT,
+  TEXT_PROMPT,
+  turnOf,
+} from "./acp_case.ts";
 import { ACP_TOOL_CASES } from "./acp_tools.ts";
 import { ACP_TERMINAL_CASES } from "./acp_terminal.ts";
+import { ACP_LIFECYCLE_CASES } from "./acp_lifecycle.ts";
 import type { CliTier } from "./tier.ts";
 
 const PREFIX = "cli/acp/";
 
 /** A protocol version no agent supports: the agent must answer with its own latest instead. */
 const UNKNOWN_VERSION = 999;
-/** The text turn's prompt (the mock model answers `OK` whatever it is). */
-const TEXT_PROMPT = "Reply with exactly the two letters OK and nothing else.";
-/** The prompt of a turn to cancel: the fake agent streams until cancelled; a real one meets a slow model. */
-const SLOW_PROMPT = "@@acp slow Count from one to one hundred in words, one number per line.";
-/** How long after a response, or a cancel, late lines are waited for, before the multiplier. */
-const SETTLE_MS = 1_000;
 /** How long the agent may take to exit once its stdin is closed, before the multiplier. */
 const EXIT_MS = 10_000;
 /** How long the agent's children may outlive it, before the multiplier. */
@@ -311,6 +315,7 @@ const CASES: readonly AcpCase[] = [
   ...BASE_CASES,
   ...ACP_TOOL_CASES,
   ...ACP_TERMINAL_CASES,
+  ...ACP_LIFECYCLE_CASES,
 ];
 
 /** The ACP tier. */

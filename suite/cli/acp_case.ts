@@ -17,6 +17,13 @@ import {
   updatesOf,
 } from "./acp_session.ts";
 
+/** The text turn's prompt (the mock model answers `OK` whatever it is). */
+export const TEXT_PROMPT = "Reply with exactly the two letters OK and nothing else.";
+/** The prompt of a turn to cancel: the fake agent streams until cancelled; a real one meets a slow model. */
+export const SLOW_PROMPT = "@@acp slow Count from one to one hundred in words, one number per line.";
+/** How long after a response or a cancel late lines, and late effects on disk, are waited for (scaled). */
+export const SETTLE_MS = 1_000;
+
 /** One ACP case. */
 export interface AcpCase {
   readonly name: string;

@@ -9,7 +9,7 @@
 import { AcpConnection, type JsonRpcMessage, type TranscriptEntry } from "../../src/acp/connection.ts";
 import { type HostInvocation, type HostRunner, NO_CAPABILITIES } from "../../src/exec/host_runner.ts";
 import { type MockFault, startMockModel } from "../../src/mock_model/server.ts";
-import { type ModelScript, startScriptedModel } from "../../src/mock_model/script.ts";
+import { type ModelScript, type ScriptedRequest, startScriptedModel } from "../../src/mock_model/script.ts";
 import { createSandbox, type Sandbox, sandboxEnv } from "../../src/mock_model/sandbox.ts";
 import { dirname, join } from "node:path";
 
@@ -43,6 +43,8 @@ export function initializeParams(
 /** The model an ACP run's agent talks to (the plain or the scripted mock model). */
 export interface AcpModel {
   readonly url: string;
+  /** Every request a scripted model served, with the conversation it carried (the plain mock keeps none). */
+  readonly journal?: () => readonly ScriptedRequest[];
   stop(): Promise<void>;
 }
 

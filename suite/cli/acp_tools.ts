@@ -20,7 +20,7 @@ import type { HostRunner } from "../../src/exec/host_runner.ts";
 import type { ModelScript } from "../../src/mock_model/script.ts";
 import type { Sandbox } from "../../src/mock_model/sandbox.ts";
 import { fail, info, type Outcome, pass, skip, warn } from "../../src/outcome.ts";
-import { type AcpCase, notCancelled, openSession, resultOf, turnOf } from "./acp_case.ts";
+import { type AcpCase, notCancelled, openSession, resultOf, SETTLE_MS, turnOf } from "./acp_case.ts";
 import {
   type AcpRun,
   CANCEL_MS,
@@ -31,8 +31,6 @@ import {
   updatesOf,
 } from "./acp_session.ts";
 
-/** How long after a response late lines, and late effects on disk, are waited for, before the multiplier. */
-const SETTLE_MS = 1_000;
 /**
  * How long a turn whose every model call answers HTTP 500 may take to answer (scaled): nothing is left to wait
  * for but the agent's own retries (qwen's take about a minute), and past a minute and a half the client sees a
