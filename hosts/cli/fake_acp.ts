@@ -26,11 +26,26 @@ export const FAKE_ACP_VARIANTS: readonly FakeAcpVariant[] = [
   { defect: "reused-session-id", fails: ["cli/acp/session-new"] },
   {
     defect: "update-after-response",
-    fails: ["cli/acp/prompt", "cli/acp/cancel", "cli/acp/permission-cancel"],
+    fails: [
+      "cli/acp/prompt",
+      "cli/acp/cancel",
+      "cli/acp/permission-cancel",
+      "cli/acp/session-resume",
+      "cli/acp/session-close",
+    ],
   },
-  { defect: "end-turn-after-cancel", fails: ["cli/acp/cancel", "cli/acp/permission-cancel"] },
-  { defect: "second-stop-reason", fails: ["cli/acp/cancel", "cli/acp/permission-cancel"] },
-  { defect: "ignores-cancel", fails: ["cli/acp/cancel", "cli/acp/permission-cancel"] },
+  {
+    defect: "end-turn-after-cancel",
+    fails: ["cli/acp/cancel", "cli/acp/permission-cancel", "cli/acp/session-close"],
+  },
+  {
+    defect: "second-stop-reason",
+    fails: ["cli/acp/cancel", "cli/acp/permission-cancel", "cli/acp/session-close"],
+  },
+  {
+    defect: "ignores-cancel",
+    fails: ["cli/acp/cancel", "cli/acp/permission-cancel", "cli/acp/session-close"],
+  },
   { defect: "unknown-method-unanswered", fails: ["cli/acp/unknown-method"] },
   { defect: "crashes-on-malformed-json", fails: ["cli/acp/malformed-json"] },
   { defect: "lingers-after-stdin-close", fails: ["cli/acp/stdin-closed"] },
