@@ -32,7 +32,7 @@ import {
   openSession,
   resultOf,
   SETTLE_MS,
-  SLOW_PROMPT,
+  startSlowTurn,
   TEXT_PROMPT,
   turnOf,
 } from "./acp_case.ts";
@@ -169,21 +169,8 @@ const BASE_CASES: readonly AcpCase[] = [
       if (typeof opened !== "string") return opened;
       const sessionId = opened;
       const { connection, k } = run;
-      const turn = await connection.start(
-        "session/prompt",
-        { sessionId, prompt: [{ type: "text", text: SLOW_PROMPT }] },
-        PROMPT_MS * k,
-      );
-      const firstUpdate = await connection.waitFor(
-        (entry) =>
-          entry.message?.method === "session/update" ||
-          (entry.message?.method === undefined && entry.message?.id === turn.id),
-        PROMPT_MS * k,
-      );
-      if (typeof firstUpdate === "string") return fail(`the slow turn showed nothing: ${firstUpdate}`);
-      if (firstUpdate.message?.method === undefined) {
-        return warn("the turn ended before any update, so no cancel could land mid-turn");
-      }
+      const turn = await startSlowTurn(run, sessionId, "cancel");
+      if (!("id" in turn)) return turn;
       await connection.notify("session/cancel", { sessionId });
       const cancelledAt = connection.transcript.length;
       const response = await connection.response(turn.id, CANCEL_MS * k);

@@ -6,11 +6,12 @@
  */
 import type { HostRunner } from "../../src/exec/host_runner.ts";
 import type { JsonRpcMessage } from "../../src/acp/connection.ts";
-import { fail, type Outcome } from "../../src/outcome.ts";
+import { fail, type Outcome, warn } from "../../src/outcome.ts";
 import {
   type AcpModelOptions,
   type AcpRun,
   type ClientCapabilities,
+  PROMPT_MS,
   responsesTo,
   transcriptTail,
   updateKind,
@@ -95,4 +96,62 @@ export function turnOf(run: AcpRun, sessionId: string, id: number) {
     ? `${late.length} session/update(s) after the session/prompt response (${updateKind(entries[late[0]!]!)})`
     : null;
   return { kinds, problem, details };
+}
+
+/**
+ * Starts a slow turn (`SLOW_PROMPT` against the slow mock model) and waits for its first update, so that what
+ * the case sends next (a cancel, a close, named by `what`) lands mid-turn: the turn's id and pending response,
+ * or the FAIL (nothing shown) or WARN (the turn ended before any update).
+ */
+export async function startSlowTurn(
+  run: AcpRun,
+  sessionId: string,
+  what: string,
+): Promise<{ id: number; response: Promise<JsonRpcMessage | "timeout" | "exited"> } | Outcome> {
+  const { connection, k } = run;
+  const turn = await connection.start(
+    "session/prompt",
+    { sessionId, prompt: [{ type: "text", text: SLOW_PROMPT }] },
+    PROMPT_MS * k,
+  );
+  const firstUpdate = await connection.waitFor(
+    (entry) =>
+      entry.message?.method === "session/update" ||
+      (entry.message?.method === undefined && entry.message?.id === turn.id),
+    PROMPT_MS * k,
+  );
+  if (typeof firstUpdate === "string") return fail(`the slow turn showed nothing: ${firstUpdate}`);
+  if (firstUpdate.message?.method === undefined) {
+    return warn(`the turn ended before any update, so no ${what} could land mid-turn`);
+  }
+  return turn;
+}
+
+/**
+ * Opens a session, has one text turn in it (`@@acp say NONCE`, the nonce also in the prompt's words), then
+ * ends the agent and initializes a new process, as a client does that comes back to a session later
+ * (`session/load`, `session/resume`): the session and the nonce, or the FAIL.
+ */
+export async function sessionInNewProcess(
+  run: AcpRun,
+  before: string,
+): Promise<{ sessionId: string; nonce: string } | Outcome> {
+  const session = await run.newSession();
+  if ("problem" in session) return fail(session.problem, { response: session.response });
+  const { sessionId } = session;
+  const nonce = `conformance-${crypto.randomUUID().slice(0, 8)}`;
+  const first = await run.connection.request(
+    "session/prompt",
+    {
+      sessionId,
+      prompt: [{ type: "text", text: `@@acp say ${nonce} Remember the word ${nonce} and reply with OK.` }],
+    },
+    PROMPT_MS * run.k,
+  );
+  const answered = resultOf(first.response);
+  if (typeof answered === "string") return fail(`the prompt before the ${before}: ${answered}`);
+  if (!(await run.respawn())) return fail("the first agent's group was not gone after it was ended");
+  const again = resultOf(await run.initialize());
+  if (typeof again === "string") return fail(`initialize of the second agent: ${again}`);
+  return { sessionId, nonce };
 }

@@ -14,8 +14,9 @@ import {
   type AcpCase,
   notCancelled,
   resultOf,
+  sessionInNewProcess,
   SETTLE_MS,
-  SLOW_PROMPT,
+  startSlowTurn,
   TURN_CONTENT,
   turnOf,
 } from "./acp_case.ts";
@@ -77,26 +78,9 @@ export const ACP_LIFECYCLE_CASES: readonly AcpCase[] = [
     async run(run) {
       const unclaimed = await unlessClaimed(run, "resume");
       if (unclaimed) return unclaimed;
-      const session = await run.newSession();
-      if ("problem" in session) return fail(session.problem, { response: session.response });
-      const { sessionId } = session;
-      const nonce = `conformance-${crypto.randomUUID().slice(0, 8)}`;
-      const first = await run.connection.request(
-        "session/prompt",
-        {
-          sessionId,
-          prompt: [{
-            type: "text",
-            text: `@@acp say ${nonce} Remember the word ${nonce} and reply with OK.`,
-          }],
-        },
-        PROMPT_MS * run.k,
-      );
-      const answered = resultOf(first.response);
-      if (typeof answered === "string") return fail(`the prompt before the resume: ${answered}`);
-      if (!(await run.respawn())) return fail("the first agent's group was not gone after it was ended");
-      const again = resultOf(await run.initialize());
-      if (typeof again === "string") return fail(`initialize of the second agent: ${again}`);
+      const resumable = await sessionInNewProcess(run, "resume");
+      if (!("sessionId" in resumable)) return resumable;
+      const { sessionId, nonce } = resumable;
       const modelBefore = run.mock?.journal?.().length ?? 0;
       const { id, response } = await run.connection.request(
         "session/resume",
@@ -189,21 +173,8 @@ export const ACP_LIFECYCLE_CASES: readonly AcpCase[] = [
       if ("problem" in session) return fail(session.problem, { response: session.response });
       const { sessionId } = session;
       const { connection, k } = run;
-      const turn = await connection.start(
-        "session/prompt",
-        { sessionId, prompt: [{ type: "text", text: SLOW_PROMPT }] },
-        PROMPT_MS * k,
-      );
-      const firstUpdate = await connection.waitFor(
-        (entry) =>
-          entry.message?.method === "session/update" ||
-          (entry.message?.method === undefined && entry.message?.id === turn.id),
-        PROMPT_MS * k,
-      );
-      if (typeof firstUpdate === "string") return fail(`the slow turn showed nothing: ${firstUpdate}`);
-      if (firstUpdate.message?.method === undefined) {
-        return warn("the turn ended before any update, so no close could land mid-turn");
-      }
+      const turn = await startSlowTurn(run, sessionId, "close");
+      if (!("id" in turn)) return turn;
       const close = await connection.start("session/close", { sessionId }, CANCEL_MS * k);
       const response = await connection.response(turn.id, CANCEL_MS * k);
       if (typeof response === "string") {

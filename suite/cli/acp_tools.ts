@@ -20,7 +20,15 @@ import type { HostRunner } from "../../src/exec/host_runner.ts";
 import type { ModelScript } from "../../src/mock_model/script.ts";
 import type { Sandbox } from "../../src/mock_model/sandbox.ts";
 import { fail, info, type Outcome, pass, skip, warn } from "../../src/outcome.ts";
-import { type AcpCase, notCancelled, openSession, resultOf, SETTLE_MS, turnOf } from "./acp_case.ts";
+import {
+  type AcpCase,
+  notCancelled,
+  openSession,
+  resultOf,
+  sessionInNewProcess,
+  SETTLE_MS,
+  turnOf,
+} from "./acp_case.ts";
 import {
   type AcpRun,
   CANCEL_MS,
@@ -628,20 +636,9 @@ export const ACP_TOOL_CASES: readonly AcpCase[] = [
       if (typeof init === "string") return fail(`initialize: ${init}`);
       const caps = isObject(init.agentCapabilities) ? init.agentCapabilities : {};
       if (caps.loadSession !== true) return skip("the agent does not claim loadSession");
-      const session = await run.newSession();
-      if ("problem" in session) return fail(session.problem, { response: session.response });
-      const { sessionId } = session;
-      const nonce = `conformance-${crypto.randomUUID().slice(0, 8)}`;
-      const first = await run.connection.request(
-        "session/prompt",
-        { sessionId, prompt: [{ type: "text", text: `@@acp say ${nonce} Reply with OK (${nonce}).` }] },
-        PROMPT_MS * run.k,
-      );
-      const answered = resultOf(first.response);
-      if (typeof answered === "string") return fail(`the prompt before the load: ${answered}`);
-      if (!(await run.respawn())) return fail("the first agent's group was not gone after it was ended");
-      const again = resultOf(await run.initialize());
-      if (typeof again === "string") return fail(`initialize of the second agent: ${again}`);
+      const loadable = await sessionInNewProcess(run, "load");
+      if (!("sessionId" in loadable)) return loadable;
+      const { sessionId, nonce } = loadable;
       const { id, response } = await run.connection.request(
         "session/load",
         { sessionId, cwd: run.sandbox.work, mcpServers: [] },
