@@ -32,14 +32,21 @@ const RECORDED: readonly string[] = [
 ];
 
 /**
- * INFO results observed here (2026-12-05), which expectations files cannot list (an INFO is never unexpected):
- * a client capability advertised and the agent did the work itself, a MAY not taken (docs/cli-hosts.md).
+ * The gate's own rows, statuses an expectations file cannot list: INFO results observed here (2026-12-05; an
+ * INFO is never unexpected), where a client capability was advertised and the agent did the work itself, a
+ * MAY not taken (docs/cli-hosts.md); and the SKIPs of lifecycle methods an agent does not claim.
  */
 const RAN_ITSELF: GateRow = { status: "INFO", because: "the agent ran the command itself" };
 const WROTE_ITSELF: GateRow = { status: "INFO", because: "but the agent wrote" };
+const NO_RESUME: GateRow = { status: "SKIP", because: "does not claim sessionCapabilities.resume" };
+const NO_CLOSE: GateRow = { status: "SKIP", because: "does not claim sessionCapabilities.close" };
 const INFO_ROWS: Readonly<Record<string, Readonly<Record<string, GateRow>>>> = {
-  gemini: { "cli/acp/client-terminal": RAN_ITSELF },
-  qwen: { "cli/acp/client-terminal": RAN_ITSELF },
+  gemini: {
+    "cli/acp/client-terminal": RAN_ITSELF,
+    "cli/acp/session-resume": NO_RESUME,
+    "cli/acp/session-close": NO_CLOSE,
+  },
+  qwen: { "cli/acp/client-terminal": RAN_ITSELF, "cli/acp/session-close": NO_CLOSE },
   "claude-code": { "cli/acp/client-terminal": RAN_ITSELF, "cli/acp/client-fs": WROTE_ITSELF },
   opencode: { "cli/acp/client-terminal": RAN_ITSELF, "cli/acp/client-fs": WROTE_ITSELF },
   kilo: { "cli/acp/client-terminal": RAN_ITSELF, "cli/acp/client-fs": WROTE_ITSELF },
