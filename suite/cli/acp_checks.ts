@@ -5,9 +5,11 @@
  * @module
  */
 
-type Json = Record<string, unknown>;
+/** A JSON object as the ACP cases read it. */
+export type Json = Record<string, unknown>;
 
-function isObject(value: unknown): value is Json {
+/** Whether `value` is a JSON object (not null, not an array). */
+export function isObject(value: unknown): value is Json {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 

@@ -30,12 +30,7 @@ import {
   updatesOf,
 } from "./acp_session.ts";
 import { carries } from "./capability_judge.ts";
-
-type Json = Record<string, unknown>;
-
-function isObject(value: unknown): value is Json {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+import { isObject, type Json } from "./acp_checks.ts";
 
 /** Whether an `initialize` result claims `sessionCapabilities[name]` (an object when claimed). */
 function claimsSession(init: Json, name: "resume" | "close"): boolean {

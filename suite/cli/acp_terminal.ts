@@ -27,6 +27,7 @@ import {
   toolTurn,
   toolUpdates,
 } from "./acp_tools.ts";
+import { isObject, type Json } from "./acp_checks.ts";
 
 /** The file the command writes (absolute, in the session's cwd). */
 const TERMINAL_FILE = "conformance-terminal.txt";
@@ -44,12 +45,6 @@ const TERMINAL_ONLY: ClientCapabilities = {
 };
 
 const terminalPath = (sandbox: Sandbox) => join(sandbox.work, TERMINAL_FILE);
-
-type Json = Record<string, unknown>;
-
-function isObject(value: unknown): value is Json {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** A terminal's command line as the agent sent it. */
 function commandLine(terminal: ClientTerminal): string {

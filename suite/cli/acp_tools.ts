@@ -38,6 +38,7 @@ import {
   updateKind,
   updatesOf,
 } from "./acp_session.ts";
+import { isObject, type Json } from "./acp_checks.ts";
 
 /**
  * How long a turn whose every model call answers HTTP 500 may take to answer (scaled): nothing is left to wait
@@ -81,12 +82,6 @@ const OPTION_KINDS: ReadonlySet<string> = new Set([
   "reject_once",
   "reject_always",
 ]);
-
-type Json = Record<string, unknown>;
-
-function isObject(value: unknown): value is Json {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** A script whose one tool call is the host's write tool (`path`, `content`), then `DONE`. */
 function writeScript(runner: HostRunner, path: (sandbox: Sandbox) => string, content: string) {
