@@ -25,10 +25,17 @@ import {
   killLiveGroups,
   killLiveGroupsAfter,
   terminateLiveGroups,
+  waitKilledGone,
 } from "./process_group.ts";
 import { reaperEnv, type ReaperOptions, startReaper } from "./reaper.ts";
 import { RUN_TAG } from "./run_tag.ts";
 import { selfCommand } from "./self.ts";
+
+/**
+ * Against a hang only: how long an interrupted run waits, before its exit, for the groups it SIGKILLed to leave
+ * the process table; what is still there after it is the reaper's.
+ */
+const KILLED_GONE_MS = 5_000;
 
 /** The exit code of a run each signal ended. */
 const SIGNAL_EXITS = [["SIGINT", EXIT.interrupted], ["SIGTERM", EXIT.terminated]] as const;
@@ -44,7 +51,8 @@ export interface Interrupts extends AsyncDisposable {
    * group a driver's bounded teardown had no time to end, before the reports are written, and keeps its
    * reaper to the end (a teardown may still be ending a browser while the reports are written, and a
    * supervisor's SIGKILL must find the reaper there; the exit closes its pipe). Otherwise the reaper starts
-   * closing. Called again, it does nothing.
+   * closing. Called again, it does nothing. Disposing an interrupted run waits (at most 5 s) until the groups
+   * it SIGKILLed have left the process table, so that the exit means they are gone.
    */
   settle(): void;
 }
@@ -98,6 +106,8 @@ export function trapInterrupts(options: TrapOptions = {}): Interrupts {
     settle,
     async [Symbol.asyncDispose]() {
       settle();
+      // An interrupted run's exit must mean its hosts are gone, not only sent SIGKILL.
+      if (exitCode !== null) await waitKilledGone(KILLED_GONE_MS);
       await reaperClosed;
     },
   };

@@ -404,6 +404,8 @@ export function killLiveGroups(): void {
       send: () => signalProcessDirect(pid, "SIGKILL"),
     })),
   ];
+  for (const pgid of liveGroups) killedGroups.add(pgid);
+  for (const pid of liveEscapes) killedEscapes.add(pid);
   liveGroups.clear();
   liveEscapes.clear();
   const refused: string[] = [];
@@ -417,4 +419,49 @@ export function killLiveGroups(): void {
   }
   // One `kill` for them all: this runs right before Deno.exit, with no event loop to wait on.
   if (refused.length > 0) killBinary(refused, "SIGKILL");
+}
+
+/** What {@linkcode killLiveGroups} SIGKILLed and {@linkcode waitKilledGone} has not yet seen gone. */
+const killedGroups = new Set<number>();
+const killedEscapes = new Set<number>();
+
+const pidGroupStates = freshListing(["-A", "-o", "pid=,pgid=,stat="]);
+
+/**
+ * Waits until every group and escaped process that {@linkcode killLiveGroups} SIGKILLed has left the process
+ * table (a zombie counts as gone), polling one `ps` listing at a time, for at most `timeoutMs`. A SIGKILL is
+ * not a death: a killed process stays listed, running, while the kernel tears down its memory, which for a
+ * browser's zygotes on a loaded machine outlasted the harness's exit (fresh-clone CI of 2026-12-06, two
+ * zygotes counted by the interrupt soak). An interrupted run awaits this before it exits, so that its exit
+ * means its hosts are gone. Resolves to whether they all are; `listing` replaces `ps -A -o pid=,pgid=,stat=`.
+ */
+export async function waitKilledGone(
+  timeoutMs: number,
+  listing: () => Promise<string | null> = pidGroupStates,
+): Promise<boolean> {
+  const deadline = performance.now() + timeoutMs;
+  for (let delay = 5;; delay = Math.min(delay * 2, 50)) {
+    const text = await listing();
+    // Without a listing nothing can be proven here: the groups' own waits and the reaper remain.
+    if (text === null) return false;
+    const live = liveInListing(text);
+    for (const pgid of [...killedGroups]) if (!live.groups.has(pgid)) killedGroups.delete(pgid);
+    for (const pid of [...killedEscapes]) if (!live.pids.has(pid)) killedEscapes.delete(pid);
+    if (killedGroups.size === 0 && killedEscapes.size === 0) return true;
+    if (performance.now() >= deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, Math.min(delay, deadline - performance.now())));
+  }
+}
+
+/** The pids and groups of the live (neither zombie nor dead) processes in a `PID PGID STAT` listing. */
+function liveInListing(text: string): { pids: Set<number>; groups: Set<number> } {
+  const pids = new Set<number>();
+  const groups = new Set<number>();
+  for (const line of text.split("\n")) {
+    const [pid, pgid, state = ""] = line.trim().split(/\s+/);
+    if (pid === undefined || pid === "" || /^[ZX]/.test(state)) continue;
+    pids.add(Number(pid));
+    groups.add(Number(pgid));
+  }
+  return { pids, groups };
 }

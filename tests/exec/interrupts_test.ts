@@ -93,6 +93,26 @@ Deno.test("SIGTERM aborts with 143; settling and disposing then end the scope", 
   }
 });
 
+Deno.test("an interrupted run's disposal returns once the groups it SIGKILLed have left the process table", async () => {
+  // The group's member ignores SIGTERM and holds 2 GiB: after settle's SIGKILL it stays listed, running, while
+  // the kernel frees that memory, as a browser's zygotes did past the harness's exit at load.
+  const { child, next, stop } = startChild(["settle", "heavy"]);
+  try {
+    const pgid = await ready(next);
+    Deno.kill(child.pid, "SIGINT");
+    assert.deepEqual([await next(), await next(), await next()], ["aborted 130", "settled", "disposed"]);
+    assert.equal(
+      await groupAlive(pgid),
+      false,
+      "the SIGKILLed group was still listed when the disposal returned",
+    );
+    await child.stdin.close();
+    assert.equal((await child.status).code, 0);
+  } finally {
+    await stop();
+  }
+});
+
 Deno.test("without a signal, disposing closes the reaper, which ends the group still listed before the exit", async () => {
   const { child, next, stop } = startChild();
   try {
