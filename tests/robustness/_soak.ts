@@ -13,7 +13,7 @@ import { dirname } from "node:path";
 import { shimPath } from "../../hosts/installed.ts";
 import { detectBinary } from "../../hosts/installed.ts";
 import { parseReport } from "../../src/report/schema.ts";
-import { processesTagged, spawnHarness, type TaggedProcess } from "./_harness.ts";
+import { describeSurvivors, processesTagged, spawnHarness, type TaggedProcess } from "./_harness.ts";
 import { BLAMING } from "./_interrupt.ts";
 
 /** One kind of interrupted run. */
@@ -103,6 +103,8 @@ export interface Trial {
   /** From the signal to the harness's exit. */
   readonly stopMs: number;
   readonly survivors: readonly TaggedProcess[];
+  /** Scenario, trial, signal and when it landed: what a failure message names. */
+  readonly label: string;
 }
 
 async function readOrNull(path: string): Promise<string | null> {
@@ -196,7 +198,7 @@ export async function trial(scenario: Scenario, index: number, out: string): Pro
     !exit.stderr.includes("error: Uncaught"),
     `${label}: uncaught error: ${exit.stderr.slice(0, 1000)}`,
   );
-  return { ending, startup, stopMs, survivors };
+  return { ending, startup, stopMs, survivors, label: `${label} (${ending}, stopped in ${stopMs} ms)` };
 }
 
 /**
@@ -238,6 +240,8 @@ export interface SoakResult {
   /** Of those, the ones that interrupted the run (the others found it complete). */
   runningInterrupted: number;
   readonly survivors: TaggedProcess[];
+  /** The trials that left survivors, each with its survivors: what a failure message says. */
+  readonly survivorTrials: string[];
 }
 
 /** Runs `trials` trials of `scenario`, `parallel` at a time, each worker with its own report folder. */
@@ -253,7 +257,14 @@ export async function soak(
     completed: 0,
     "supervisor-killed": 0,
   };
-  const result: SoakResult = { endings, stops: [], survivors: [], running: 0, runningInterrupted: 0 };
+  const result: SoakResult = {
+    endings,
+    stops: [],
+    survivors: [],
+    survivorTrials: [],
+    running: 0,
+    runningInterrupted: 0,
+  };
   let next = 0;
   const slug = scenario.name.replace(/[^a-z0-9]+/gi, "-");
   const worker = async (id: number) => {
@@ -267,6 +278,9 @@ export async function soak(
         if (interrupted) result.runningInterrupted++;
       }
       result.survivors.push(...one.survivors);
+      if (one.survivors.length > 0) {
+        result.survivorTrials.push(`${one.label}:\n${describeSurvivors(one.survivors)}`);
+      }
     }
   };
   await Promise.all(Array.from({ length: parallel }, (_, id) => worker(id)));

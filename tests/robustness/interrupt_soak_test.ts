@@ -9,7 +9,6 @@
  * (default 50, at least 50 in CI), `CONFORMANCE_SOAK_PARALLEL` at once (default 1).
  */
 import assert from "node:assert/strict";
-import { describeSurvivors } from "./_harness.ts";
 import { latency, soak, soakScenarios } from "./_soak.ts";
 
 const TRIALS = Math.max(2, Number(Deno.env.get("CONFORMANCE_SOAK_TRIALS") ?? 50));
@@ -24,7 +23,7 @@ for (const scenario of SCENARIOS) {
     name: `interrupt soak, ${scenario.name}: ${trials} random interrupts, 0 survivors`,
     ignore: scenario.ignore,
     fn: async () => {
-      const { endings, stops, survivors, running, runningInterrupted } = await soak(
+      const { endings, stops, survivors, survivorTrials, running, runningInterrupted } = await soak(
         scenario,
         trials,
         PARALLEL,
@@ -36,7 +35,7 @@ for (const scenario of SCENARIOS) {
             Deno.loadavg().map((value) => value.toFixed(2)).join(" ")
           }; not asserted), survivors ${survivors.length}`,
       );
-      assert.equal(survivors.length, 0, `processes survived their run:\n${describeSurvivors(survivors)}`);
+      assert.equal(survivors.length, 0, `processes survived their run:\n${survivorTrials.join("\n")}`);
       // Of the trials signalled once the run was under way (start-up trials may land before the handler, the
       // more so at load), most must find it still running: else the window no longer matches the run.
       assert.ok(
